@@ -1,0 +1,55 @@
+// FileSystem: the only way kkadm reaches a node's files. Paths are absolute node paths
+// ("/etc/kubernetes/pki/ca.crt"); an implementation decides where they live on this host
+// (RealFileSystem roots them at --rootfs, DryRunFileSystem diverts writes to a temp directory).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/util/status.h"
+
+namespace kkadm::util {
+
+enum class FileType { kRegular, kDirectory, kSymlink, kOther };
+
+struct FileInfo {
+  FileType type = FileType::kRegular;
+  unsigned mode = 0;  // permission bits, e.g. 0600
+  std::uintmax_t size = 0;
+};
+
+class FileSystem {
+ public:
+  virtual ~FileSystem() = default;
+
+  // The file's bytes; NotFound when it does not exist.
+  virtual Result<std::string> ReadFile(const std::string& path) const = 0;
+
+  // Replaces the file atomically (temp file in the same directory, fsync, rename, fsync of the
+  // directory) with `data` and permission bits `mode`. Missing parent directories are created 0755.
+  // On failure the old file, if any, is untouched.
+  virtual Status WriteFile(const std::string& path, std::string_view data, unsigned mode) = 0;
+
+  // Creates the directory and its missing parents; the last one gets `mode`, and an existing
+  // directory is chmod-ed to `mode` (kubeadm makes /var/lib/etcd 0700 even when it exists).
+  virtual Status MakeDirs(const std::string& path, unsigned mode) = 0;
+
+  // lstat: a symlink is reported as kSymlink, never followed. NotFound when absent.
+  virtual Result<FileInfo> Stat(const std::string& path) const = 0;
+
+  // Names (not paths) of the entries of a directory, sorted.
+  virtual Result<std::vector<std::string>> ListDir(const std::string& path) const = 0;
+
+  // Removes a file, a symlink (never its target) or an empty directory. Absent is OK.
+  virtual Status Remove(const std::string& path) = 0;
+
+  // Where `path` lives on this host, for messages and for programs kkadm starts.
+  virtual std::string HostPath(const std::string& path) const = 0;
+
+  // Convenience: true when Stat succeeds.
+  bool Exists(const std::string& path) const { return Stat(path).has_value(); }
+};
+
+}  // namespace kkadm::util

@@ -1,0 +1,32 @@
+// Status helpers.
+#include "app/util/status.h"
+
+namespace kkadm {
+
+Status Status::Wrap(std::string_view context) const& {
+  if (ok()) return *this;
+  return Status(code_, std::string(context) + ": " + message_);
+}
+
+Status Status::Wrap(std::string_view context) && {
+  if (ok()) return std::move(*this);
+  message_ = std::string(context) + ": " + message_;
+  return std::move(*this);
+}
+
+std::string Status::ToString() const { return ok() ? "OK" : message_; }
+
+const char* StatusCodeName(StatusCode code) {
+  switch (code) {
+    case StatusCode::kOk: return "OK";
+    case StatusCode::kInvalidArgument: return "InvalidArgument";
+    case StatusCode::kNotFound: return "NotFound";
+    case StatusCode::kAlreadyExists: return "AlreadyExists";
+    case StatusCode::kFailedPrecondition: return "FailedPrecondition";
+    case StatusCode::kUnavailable: return "Unavailable";
+    case StatusCode::kInternal: return "Internal";
+  }
+  return "Unknown";
+}
+
+}  // namespace kkadm
