@@ -1,0 +1,44 @@
+// InitData: what `kkadm init` phases read and hand to each other. Built once by MakeInitData
+// (cmd/init.cc) after flags are parsed; from then on it is trusted and no phase re-validates it.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+
+#include "app/config/types.h"
+#include "app/util/host.h"
+#include "app/util/printer.h"
+
+namespace kkadm::phases {
+
+struct InitData {
+  config::InitConfiguration cfg;
+
+  // Set by MakeInitData before any phase runs; never null while phases run.
+  util::Host* host = nullptr;
+  util::Printer* out = nullptr;
+
+  bool dry_run = false;
+  // Node paths. In dry-run the FileSystem diverts writes, so these keep their real values.
+  std::string kubeconfig_dir = "/etc/kubernetes";
+  std::string manifest_dir = "/etc/kubernetes/manifests";
+  std::string admin_kubeconfig_path = "/etc/kubernetes/admin.conf";
+  std::string kubelet_dir = "/var/lib/kubelet";
+
+  // Lower-cased check names from --ignore-preflight-errors and nodeRegistration, or {"all"}.
+  std::set<std::string> ignore_preflight_errors;
+  bool upload_certs = false;
+  bool skip_token_print = false;
+  bool skip_certificate_key_print = false;
+  std::string patches_dir;  // --patches or patches.directory; empty for none
+
+  // True when ca.crt exists without ca.key: kubeadm's external-CA mode. Set by MakeInitData.
+  bool external_ca = false;
+
+  util::FileSystem& fs() { return host->fs; }
+  util::Printer& printer() { return *out; }
+  const std::string& cert_dir() const { return cfg.cluster.certificates_dir; }
+};
+
+}  // namespace kkadm::phases

@@ -1,0 +1,30 @@
+// CommandContext: what every command shares: global flags, the output streams, the exit code the
+// command chose, and the host seams built after parsing.
+#pragma once
+
+#include <memory>
+#include <ostream>
+#include <string>
+
+#include "app/util/host.h"
+#include "app/util/status.h"
+
+namespace kkadm::cmd {
+
+struct GlobalOptions {
+  int verbosity = 0;
+  std::string rootfs;  // "" = the machine's own root
+};
+
+struct CommandContext {
+  CommandContext(std::ostream& out_stream, std::ostream& err_stream)
+      : out(out_stream), err(err_stream) {}
+  std::ostream& out;
+  std::ostream& err;
+  GlobalOptions global;
+  int exit_code = 0;
+  // The outcome of the command that ran; Main maps it to exit_code and prints it.
+  Status status;
+};
+
+}  // namespace kkadm::cmd

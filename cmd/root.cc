@@ -1,0 +1,64 @@
+// The root command: global flags, subcommands, and turning errors into exit codes.
+#include "cmd/root.h"
+
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cmd/context.h"
+#include "cmd/version.h"
+
+namespace kkadm::cmd {
+namespace {
+
+int ExitCodeFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk: return kExitOk;
+    case StatusCode::kInvalidArgument: return kExitValidation;
+    case StatusCode::kInternal: return kExitInternal;
+    default: return kExitError;
+  }
+}
+
+void SetUpLogging(int verbosity) {
+  // -v 0..1: warnings; 2..4: info; 5+: debug (kubeadm's klog levels, roughly).
+  spdlog::set_pattern("%^%L%m%d %H:%M:%S.%f%$ %v");
+  spdlog::set_level(verbosity >= 5 ? spdlog::level::debug
+                    : verbosity >= 2 ? spdlog::level::info
+                                     : spdlog::level::warn);
+}
+
+}  // namespace
+
+int Main(int argc, char** argv) {
+  CommandContext context(std::cout, std::cerr);
+  CLI::App app("kkadm: easily bootstrap a secure Kubernetes cluster, phase by phase", "kkadm");
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show help for every command");
+  app.add_option("-v,--v", context.global.verbosity, "Number for the log level verbosity")
+      ->check(CLI::Range(0, 10));
+  app.add_option("--rootfs", context.global.rootfs,
+                 "The path to the 'real' host root filesystem; node paths are written under it");
+  app.parse_complete_callback([&context] { SetUpLogging(context.global.verbosity); });
+
+  AddVersionCommand(app, context);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
+      return app.exit(e, context.out, context.err);
+    }
+    context.err << "error: " << e.what() << '\n';
+    context.err << "Run '" << app.get_name() << " --help' for usage.\n";
+    return kExitValidation;
+  }
+  if (!context.status.ok()) {
+    context.err << "error: " << context.status.message() << '\n';
+    return context.exit_code != 0 ? context.exit_code : ExitCodeFor(context.status);
+  }
+  return kExitOk;
+}
+
+}  // namespace kkadm::cmd

@@ -1,0 +1,37 @@
+#include "app/util/status.h"
+
+#include <gtest/gtest.h>
+
+namespace kkadm {
+namespace {
+
+TEST(StatusTest, WrapAddsContextAndKeepsCode) {
+  Status s = NotFound("no such file").Wrap("reading ca.crt");
+  EXPECT_EQ(s.code(), StatusCode::kNotFound);
+  EXPECT_EQ(s.message(), "reading ca.crt: no such file");
+  EXPECT_TRUE(Status().Wrap("anything").ok());
+}
+
+Result<int> Half(int n) {
+  if (n % 2) return InvalidArgument("odd");
+  return n / 2;
+}
+
+Status UseHalf(int n, int* out) {
+  Result<int> r = Half(n);
+  KKADM_RETURN_IF_ERROR(r.status());
+  *out = *r;
+  return Status();
+}
+
+TEST(ResultTest, ValueOrError) {
+  int out = 0;
+  EXPECT_TRUE(UseHalf(4, &out).ok());
+  EXPECT_EQ(out, 2);
+  Status s = UseHalf(3, &out);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(Half(3).value_or(-1), -1);
+}
+
+}  // namespace
+}  // namespace kkadm
