@@ -1,0 +1,43 @@
+# Shared by scripts/*.sh: install what is missing, build kkadm. Source it; do not run it.
+set -euo pipefail
+
+KKADM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KKADM_BUILD=${KKADM_BUILD:-$KKADM_ROOT/build}
+
+# Debian 12 packages the build and the tests use. kubectl comes from kubernetes-client when no
+# kubectl is on the machine; node/npm from Debian when none is installed.
+KKADM_BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
+  libspdlog-dev libfmt-dev libsystemd-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev)
+KKADM_TEST_PACKAGES=(openssl etcd-server etcd-client iproute2 curl util-linux procps)
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+ensure_packages() {
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  command -v kubectl >/dev/null || missing+=(kubernetes-client)
+  command -v node >/dev/null || missing+=(nodejs)
+  command -v npm >/dev/null || missing+=(npm)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+ensure_validator() {
+  local dir=$KKADM_ROOT/tests/validator
+  [ -f "$dir/package-lock.json" ] || return 0
+  [ -d "$dir/node_modules" ] && return 0
+  log "installing the Kubernetes schema validator (npm ci)"
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+}
+
+build_kkadm() {
+  log "building kkadm in $KKADM_BUILD"
+  cmake -S "$KKADM_ROOT" -B "$KKADM_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=${KKADM_BUILD_TYPE:-RelWithDebInfo} >/dev/null
+  cmake --build "$KKADM_BUILD" -j "$(nproc)"
+}
