@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# Bad input to `kkadm init` and `kkadm config validate`: every case must give exactly one error line
+# naming the file or flag, the field and the value, a non-zero exit, and leave --rootfs untouched.
+source "$(dirname "$0")/lib/common.sh"
+
+ROOT=$WORK/rootfs
+mkdir -p "$ROOT/etc/kubernetes/pki" "$ROOT/var/lib"
+echo "pre-existing" > "$ROOT/etc/kubernetes/keep.txt"
+BEFORE=$(tree_fingerprint "$ROOT")
+
+V4='apiVersion: kubeadm.k8s.io/v1beta4'
+V3='apiVersion: kubeadm.k8s.io/v1beta3'
+
+# case NAME EXPECTED-FRAGMENTS(|-separated) CONFIG-CONTENT-or-"" [extra kkadm init flags...]
+case_() {
+  local name=$1 fragments=$2 content=$3; shift 3
+  local args=(init --rootfs "$ROOT" --ignore-preflight-errors=all --skip-phases=kubelet-start)
+  if [ -n "$content" ]; then
+    printf '%s\n' "$content" > "$WORK/$name.yaml"
+    args+=(--config "$WORK/$name.yaml")
+  fi
+  args+=("$@")
+  local rc=0
+  "$KKADM" "${args[@]}" >"$WORK/out" 2>"$WORK/err" || rc=$?
+  local err; err=$(cat "$WORK/err")
+  [ "$rc" -ne 0 ] && pass || fail "$name: exit code was 0"
+  local lines; lines=$(grep -c . "$WORK/err" || true)
+  assert_eq "$name: one error line (stderr: $err)" 1 "$lines"
+  IFS='|' read -ra want <<< "$fragments"
+  for f in "${want[@]}"; do assert_contains "$name" "$err" "$f"; done
+  assert_eq "$name: rootfs unchanged" "$BEFORE" "$(tree_fingerprint "$ROOT")"
+}
+
+case_ malformed-yaml 'malformed-yaml.yaml|line' "$V4
+kind: ClusterConfiguration
+networking: [serviceSubnet: 1"
+case_ unknown-apiversion 'unknown-apiversion.yaml|kubeadm.k8s.io/v1beta1' 'apiVersion: kubeadm.k8s.io/v1beta1
+kind: ClusterConfiguration'
+case_ missing-kind 'missing-kind.yaml|kind' "$V4"
+case_ wrong-type-port 'wrong-type-port.yaml|bindPort|abc' "$V4
+kind: InitConfiguration
+localAPIEndpoint:
+  bindPort: abc"
+case_ v1beta4-args-map 'v1beta4-args-map.yaml|apiServer.extraArgs' "$V4
+kind: ClusterConfiguration
+apiServer:
+  extraArgs:
+    v: \"4\""
+case_ v1beta3-args-list 'v1beta3-args-list.yaml|extraArgs' "$V3
+kind: ClusterConfiguration
+controllerManager:
+  extraArgs:
+  - name: v
+    value: \"4\""
+case_ bad-service-cidr 'bad-service-cidr.yaml|serviceSubnet|10.96.0.0/33' "$V4
+kind: ClusterConfiguration
+networking:
+  serviceSubnet: 10.96.0.0/33"
+case_ bad-pod-cidr 'bad-pod-cidr.yaml|podSubnet|not-a-cidr' "$V4
+kind: ClusterConfiguration
+networking:
+  podSubnet: not-a-cidr"
+case_ bad-advertise-ip 'bad-advertise-ip.yaml|advertiseAddress|999.1.1.1' "$V4
+kind: InitConfiguration
+localAPIEndpoint:
+  advertiseAddress: 999.1.1.1"
+case_ bad-port-range 'bad-port-range.yaml|bindPort|70000' "$V4
+kind: InitConfiguration
+localAPIEndpoint:
+  bindPort: 70000"
+case_ bad-token-in-file 'bad-token-in-file.yaml|token|abc.def' "$V4
+kind: InitConfiguration
+bootstrapTokens:
+- token: abc.def"
+case_ bad-token-usage 'bad-token-usage.yaml|usages|frobnicate' "$V4
+kind: InitConfiguration
+bootstrapTokens:
+- token: abcdef.0123456789abcdef
+  usages: [signing, frobnicate]"
+case_ bad-dns-domain 'bad-dns-domain.yaml|dnsDomain|Not_A_Domain' "$V4
+kind: ClusterConfiguration
+networking:
+  dnsDomain: Not_A_Domain"
+case_ bad-encryption 'bad-encryption.yaml|encryptionAlgorithm|DSA-1024' "$V4
+kind: ClusterConfiguration
+encryptionAlgorithm: DSA-1024"
+case_ bad-validity 'bad-validity.yaml|certificateValidityPeriod|forever' "$V4
+kind: ClusterConfiguration
+certificateValidityPeriod: forever"
+case_ bad-node-name 'bad-node-name.yaml|name|node_1' "$V4
+kind: InitConfiguration
+nodeRegistration:
+  name: node_1"
+case_ bad-endpoint-port 'bad-endpoint-port.yaml|controlPlaneEndpoint|99999' "$V4
+kind: ClusterConfiguration
+controlPlaneEndpoint: cp.example.internal:99999"
+case_ relative-extra-volume 'relative-extra-volume.yaml|hostPath|relative/dir' "$V4
+kind: ClusterConfiguration
+apiServer:
+  extraVolumes:
+  - name: audit
+    hostPath: relative/dir
+    mountPath: /etc/audit"
+case_ bad-certificate-key 'bad-certificate-key.yaml|certificateKey|xyz' "$V4
+kind: InitConfiguration
+certificateKey: xyz"
+case_ bad-taint-effect 'bad-taint-effect.yaml|effect|Sometimes' "$V4
+kind: InitConfiguration
+nodeRegistration:
+  taints:
+  - key: dedicated
+    effect: Sometimes"
+case_ bad-pull-policy 'bad-pull-policy.yaml|imagePullPolicy|Sometimes' "$V4
+kind: InitConfiguration
+nodeRegistration:
+  imagePullPolicy: Sometimes"
+case_ local-and-external-etcd 'local-and-external-etcd.yaml|etcd' "$V4
+kind: ClusterConfiguration
+etcd:
+  local:
+    dataDir: /var/lib/etcd
+  external:
+    endpoints: [https://127.0.0.1:2379]"
+case_ old-kubernetes-version 'old-kubernetes-version.yaml|kubernetesVersion|v1.10.0' "$V4
+kind: ClusterConfiguration
+kubernetesVersion: v1.10.0"
+case_ missing-config-file 'does-not-exist.yaml' "" --config "$WORK/does-not-exist.yaml"
+case_ flag-bad-token '--token|abc' "" --token abc
+case_ flag-bad-service-cidr '--service-cidr|1.2.3.4' "" --service-cidr 1.2.3.4
+case_ flag-bad-bind-port '--apiserver-bind-port|0' "" --apiserver-bind-port 0
+case_ flag-bad-advertise '--apiserver-advertise-address|not-an-ip' "" --apiserver-advertise-address not-an-ip
+case_ flag-unknown-skip-phase 'invalid phase name|no-such-phase' "" --skip-phases=no-such-phase
+case_ flag-unknown-preflight 'no-such-check' "" --ignore-preflight-errors=no-such-check
+case_ flag-config-mixed "can not mix '--config' with arguments|service-cidr" "$V4
+kind: ClusterConfiguration" --service-cidr 10.96.0.0/12
+
+# A bad --rootfs is refused before anything happens.
+rc=0; "$KKADM" init --rootfs "$WORK/no-such-root" >"$WORK/out" 2>"$WORK/err" || rc=$?
+check "bad --rootfs exits non-zero" [ "$rc" -ne 0 ]
+assert_contains "bad --rootfs" "$(cat "$WORK/err")" "$WORK/no-such-root"
+
+# config validate is strict: an unknown field is an error there (a warning for init).
+printf '%s\nkind: ClusterConfiguration\nnetwrking: {}\n' "$V4" > "$WORK/unknown-field.yaml"
+rc=0; "$KKADM" config validate --config "$WORK/unknown-field.yaml" >"$WORK/out" 2>"$WORK/err" || rc=$?
+check "config validate rejects an unknown field" [ "$rc" -ne 0 ]
+assert_contains "config validate unknown field" "$(cat "$WORK/err")" "netwrking"
+
+finish
