@@ -224,12 +224,12 @@ Result<std::string> RealMachine::DefaultRouteAddress() const {
   };
   Status failure =
       FailedPrecondition("no default route found in /proc/net/route or /proc/net/ipv6_route");
-  for (Candidate c : {Candidate{"/proc/net/route", AF_INET},
-                      Candidate{"/proc/net/ipv6_route", AF_INET6}}) {
+  for (Candidate c :
+       {Candidate{"/proc/net/route", AF_INET}, Candidate{"/proc/net/ipv6_route", AF_INET6}}) {
     auto table = ReadSystemFile(c.table);
     if (!table) continue;
-    auto iface = c.family == AF_INET ? DefaultRouteInterfaceV4(*table)
-                                     : DefaultRouteInterfaceV6(*table);
+    auto iface =
+        c.family == AF_INET ? DefaultRouteInterfaceV4(*table) : DefaultRouteInterfaceV6(*table);
     if (!iface) continue;
     if (auto address = InterfaceAddress(*iface, c.family)) return *address;
     failure = FailedPrecondition("interface \"" + *iface +

@@ -29,12 +29,18 @@ class FakeInitSystem final : public util::InitSystem {
   }
   Status Start(const std::string& unit) override { return Change("Start", unit, nullptr, true); }
   Status Stop(const std::string& unit) override { return Change("Stop", unit, nullptr, false); }
-  Status Restart(const std::string& unit) override { return Change("Restart", unit, nullptr, true); }
-  Status Enable(const std::string& unit) override { return Change("Enable", unit, &Unit::enabled, true); }
+  Status Restart(const std::string& unit) override {
+    return Change("Restart", unit, nullptr, true);
+  }
+  Status Enable(const std::string& unit) override {
+    return Change("Enable", unit, &Unit::enabled, true);
+  }
   Status Disable(const std::string& unit) override {
     return Change("Disable", unit, &Unit::enabled, false);
   }
-  Result<bool> Exists(const std::string& unit) override { return Query("Exists", unit, &Unit::exists); }
+  Result<bool> Exists(const std::string& unit) override {
+    return Query("Exists", unit, &Unit::exists);
+  }
   Result<bool> IsEnabled(const std::string& unit) override {
     return Query("IsEnabled", unit, &Unit::enabled);
   }
@@ -44,7 +50,8 @@ class FakeInitSystem final : public util::InitSystem {
 
  private:
   Status Reachable() const {
-    if (unreachable) return Unavailable("failed to connect to the system bus: No such file or directory");
+    if (unreachable)
+      return Unavailable("failed to connect to the system bus: No such file or directory");
     return Status();
   }
   // Start/Stop/Restart set `active`; Enable/Disable set the given field.

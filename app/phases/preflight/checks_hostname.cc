@@ -17,7 +17,8 @@ constexpr const char* kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0
 constexpr const char* kQualifiedNameErrMsg =
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
     "alphanumeric character";
-constexpr const char* kSubdomainFmt = R"([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)";
+constexpr const char* kSubdomainFmt =
+    R"([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)";
 constexpr const char* kSubdomainErrMsg =
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or "
     "'.', and must start and end with an alphanumeric character";
@@ -84,7 +85,8 @@ class HostnameCheck final : public Check {
   CheckResult Run(const util::Host& host) const override {
     CheckResult result;
     for (const auto& msg : IsQualifiedName(node_name_)) {
-      result.warnings.push_back(fmt::format("invalid node name format \"{}\": {}", node_name_, msg));
+      result.warnings.push_back(
+          fmt::format("invalid node name format \"{}\": {}", node_name_, msg));
     }
     // kubeadm resolves the name (net.LookupHost); kkadm makes no network lookup, so it only
     // knows the name is reachable when it is this machine's own hostname.

@@ -46,7 +46,7 @@ std::string IpString(const Ip& ip) {
 }
 
 struct Cidr {
-  Ip network;  // masked
+  Ip network;    // masked
   int bits = 0;  // over the 16-byte form
 };
 
@@ -140,9 +140,8 @@ bool NoProxyMatches(std::string entry, const std::string& host, const std::optio
 // The proxy URL as Go prints it: "http://" added when there is no scheme, password hidden.
 std::string ProxyUrl(const std::string& value) {
   auto scheme_end = value.find("://");
-  std::string url = scheme_end == std::string::npos || scheme_end + 3 == value.size()
-                        ? "http://" + value
-                        : value;
+  std::string url =
+      scheme_end == std::string::npos || scheme_end + 3 == value.size() ? "http://" + value : value;
   std::size_t auth_start = url.find("://") + 3;
   std::size_t at = url.find('@', auth_start);
   std::size_t slash = url.find('/', auth_start);
@@ -182,7 +181,8 @@ class HttpProxyCidrCheck final : public Check {
     if (cidr_.empty()) return {};
     auto cidr = ParseCidr(cidr_);
     if (!cidr) {
-      return {{}, {fmt::format("error parsing CIDR \"{}\": invalid CIDR address: {}", cidr_, cidr_)}};
+      return {{},
+              {fmt::format("error parsing CIDR \"{}\": invalid CIDR address: {}", cidr_, cidr_)}};
     }
     Ip first = cidr->network;
     for (int i = 15; i >= 0 && ++first.bytes[i] == 0; --i) {

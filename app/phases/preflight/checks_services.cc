@@ -10,8 +10,8 @@ namespace kkadm::phases::preflight {
 namespace {
 
 std::string NoInitSystemWarning(const Status& status) {
-  return "no supported init system detected, skipping checking for services (" +
-         status.message() + "); the kubelet-start phase will need systemd";
+  return "no supported init system detected, skipping checking for services (" + status.message() +
+         "); the kubelet-start phase will need systemd";
 }
 
 class ServiceCheck final : public Check {
@@ -19,7 +19,8 @@ class ServiceCheck final : public Check {
   explicit ServiceCheck(std::string service) : service_(std::move(service)) {}
   std::string Name() const override {
     std::string title = service_;
-    if (!title.empty()) title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
+    if (!title.empty())
+      title[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(title[0])));
     return "Service-" + title;
   }
   CheckResult Run(const util::Host& host) const override {
@@ -69,8 +70,9 @@ class CriCheck final : public Check {
     if (path.rfind(kUnix, 0) == 0) {
       path = path.substr(kUnix.size());
     } else if (path.find("://") != std::string::npos) {
-      return {{}, {"container runtime is not running: unsupported CRI endpoint \"" + endpoint_ +
-                   "\" (only unix:// sockets are supported)"}};
+      return {{},
+              {"container runtime is not running: unsupported CRI endpoint \"" + endpoint_ +
+               "\" (only unix:// sockets are supported)"}};
     }
     Status status = host.machine.CheckUnixSocket(path);
     if (status.ok()) return {};

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <regex>
 #include <utility>
 #include <vector>
@@ -35,8 +36,9 @@ class NumCpuCheck final : public Check {
   CheckResult Run(const util::Host& host) const override {
     int cpus = host.machine.NumCpus();
     if (cpus >= min_) return {};
-    return {{}, {fmt::format("the number of available CPUs {} is less than the required {}", cpus,
-                             min_)}};
+    return {
+        {},
+        {fmt::format("the number of available CPUs {} is less than the required {}", cpus, min_)}};
   }
 
  private:
@@ -50,8 +52,9 @@ class MemCheck final : public Check {
   CheckResult Run(const util::Host& host) const override {
     std::uint64_t actual = host.machine.MemoryBytes() / 1024 / 1024;
     if (actual >= min_mb_) return {};
-    return {{}, {fmt::format("the system RAM ({} MB) is less than the minimum {} MB", actual,
-                             min_mb_)}};
+    return {
+        {},
+        {fmt::format("the system RAM ({} MB) is less than the minimum {} MB", actual, min_mb_)}};
   }
 
  private:
@@ -69,7 +72,8 @@ class KubernetesVersionCheck final : public Check {
     auto k8s = ParseSemVer(k8s_);
     if (!k8s) return {{}, {fmt::format("couldn't parse Kubernetes version \"{}\"", k8s_)}};
     // Every release (pre-releases included) of the next minor is unsupported: x.(y+1).0-0.
-    bool newer = k8s->major > tool->major || (k8s->major == tool->major && k8s->minor > tool->minor);
+    bool newer =
+        k8s->major > tool->major || (k8s->major == tool->major && k8s->minor > tool->minor);
     if (!newer) return {};
     return {{fmt::format("Kubernetes version is greater than kubeadm version. Please consider to "
                          "upgrade kubeadm. Kubernetes version: {}. Kubeadm version: {}.{}.x",
@@ -157,8 +161,12 @@ class FileContentCheck final : public Check {
 std::unique_ptr<Check> NewIsPrivilegedUserCheck() {
   return std::make_unique<IsPrivilegedUserCheck>();
 }
-std::unique_ptr<Check> NewNumCpuCheck(int min_cpus) { return std::make_unique<NumCpuCheck>(min_cpus); }
-std::unique_ptr<Check> NewMemCheck(std::uint64_t min_mb) { return std::make_unique<MemCheck>(min_mb); }
+std::unique_ptr<Check> NewNumCpuCheck(int min_cpus) {
+  return std::make_unique<NumCpuCheck>(min_cpus);
+}
+std::unique_ptr<Check> NewMemCheck(std::uint64_t min_mb) {
+  return std::make_unique<MemCheck>(min_mb);
+}
 std::unique_ptr<Check> NewKubernetesVersionCheck(std::string kubernetes_version,
                                                  std::string tool_version) {
   return std::make_unique<KubernetesVersionCheck>(std::move(kubernetes_version),
@@ -178,14 +186,19 @@ std::string SemVer::ToString() const {
 }
 
 std::optional<SemVer> ParseSemVer(const std::string& text) {
-  static const std::regex kPattern(R"(^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)((-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?)$)");
+  static const std::regex kPattern(R"(^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*))"
+                                   R"(((-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?)$)");
   std::smatch m;
   if (!std::regex_match(text, m, kPattern)) return std::nullopt;
-  try {
-    return SemVer{std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3]), m[4]};
-  } catch (const std::exception&) {  // out of range
-    return std::nullopt;
+  SemVer version;
+  version.rest = m[4];
+  int* parts[] = {&version.major, &version.minor, &version.patch};
+  for (int i = 0; i < 3; ++i) {
+    std::string digits = m[i + 1];
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *parts[i]);
+    if (ec != std::errc()) return std::nullopt;  // out of range
   }
+  return version;
 }
 
 }  // namespace kkadm::phases::preflight

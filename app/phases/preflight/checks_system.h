@@ -37,7 +37,7 @@ struct SemVer {
   int major = 0;
   int minor = 0;
   int patch = 0;
-  std::string rest;  // "-pre+build" as given
+  std::string rest;              // "-pre+build" as given
   std::string ToString() const;  // without the leading "v", as Go's version.String()
 };
 std::optional<SemVer> ParseSemVer(const std::string& text);

@@ -91,9 +91,10 @@ void AddEtcdChecks(const InitData& data, CheckList& checks) {
     checks.push_back(NewDirAvailableCheck(etcd.local->data_dir));
   }
   if (etcd.external) {
-    for (const auto* file : {&etcd.external->ca_file, &etcd.external->cert_file,
-                             &etcd.external->key_file}) {
-      if (!file->empty()) checks.push_back(NewFileExistingCheck(*file, "ExternalEtcdClientCertificates"));
+    for (const auto* file :
+         {&etcd.external->ca_file, &etcd.external->cert_file, &etcd.external->key_file}) {
+      if (!file->empty())
+        checks.push_back(NewFileExistingCheck(*file, "ExternalEtcdClientCertificates"));
     }
   }
 }
@@ -112,11 +113,13 @@ CheckList InitNodeChecks(const InitData& data) {
   for (int port : {bind_port, kKubeSchedulerPort, kKubeControllerManagerPort}) {
     checks.push_back(NewPortOpenCheck(port));
   }
-  for (const char* component : {"kube-apiserver", "kube-controller-manager", "kube-scheduler", "etcd"}) {
+  for (const char* component :
+       {"kube-apiserver", "kube-controller-manager", "kube-scheduler", "etcd"}) {
     checks.push_back(NewFileAvailableCheck(data.manifest_dir + "/" + component + ".yaml"));
   }
   checks.push_back(NewHttpProxyCheck(cfg.local_api_endpoint.advertise_address));
-  for (const auto* list : {&cfg.cluster.networking.service_subnet, &cfg.cluster.networking.pod_subnet}) {
+  for (const auto* list :
+       {&cfg.cluster.networking.service_subnet, &cfg.cluster.networking.pod_subnet}) {
     for (const auto& cidr : SplitCommas(*list)) checks.push_back(NewHttpProxyCidrCheck(cidr));
   }
   AddCommonChecks(data, checks);
@@ -131,7 +134,8 @@ Status RunInitPreflight(InitData& data) {
   CheckList root;
   root.push_back(NewIsPrivilegedUserCheck());
   KKADM_RETURN_IF_ERROR(RunChecks(root, *data.host, data.ignore_preflight_errors, out));
-  KKADM_RETURN_IF_ERROR(RunChecks(InitNodeChecks(data), *data.host, data.ignore_preflight_errors, out));
+  KKADM_RETURN_IF_ERROR(
+      RunChecks(InitNodeChecks(data), *data.host, data.ignore_preflight_errors, out));
   // kkadm talks to no container runtime, so images are never pulled; dry-run keeps kubeadm's line.
   if (data.dry_run) {
     out.Line("preflight", "Would pull the required images (like 'kubeadm config images pull')");

@@ -16,9 +16,14 @@ workflow::Phase NewPreflightPhase(InitData& data) {
       "  # Run pre-flight checks for kkadm init using a config file.\n"
       "  kkadm init phase preflight --config kubeadm-config.yaml";
   phase.run = [&data] { return preflight::RunInitPreflight(data); };
-  phase.inherit_flags = {"config",    "ignore-preflight-errors", "dry-run",
-                         "rootfs",    "node-name",               "cri-socket",
-                         "kubernetes-version", "apiserver-advertise-address",
+  phase.inherit_flags = {"config",
+                         "ignore-preflight-errors",
+                         "dry-run",
+                         "rootfs",
+                         "node-name",
+                         "cri-socket",
+                         "kubernetes-version",
+                         "apiserver-advertise-address",
                          "apiserver-bind-port"};
   return phase;
 }

@@ -40,7 +40,8 @@ Status RunChecks(const CheckList& checks, const util::Host& host,
     for (const auto& warning : result.warnings) {
       out.Raw("\t[WARNING " + name + "]: " + warning + "\n");
     }
-    for (const auto& error : result.errors) fatal_lines += "\t[ERROR " + name + "]: " + error + "\n";
+    for (const auto& error : result.errors)
+      fatal_lines += "\t[ERROR " + name + "]: " + error + "\n";
     if (!result.errors.empty()) fatal_names.push_back(name);
   }
   if (fatal_names.empty()) return Status();
@@ -53,13 +54,23 @@ Status RunChecks(const CheckList& checks, const util::Host& host,
 }
 
 const std::set<std::string>& KnownCheckNames() {
-  static const std::set<std::string> kNames = {
-      "all",           "cri",          "externaletcdclientcertificates",
-      "externaletcdversion", "firewalld", "hostname",
-      "httpproxy",     "httpproxycidr", "imagepull",
-      "isprivilegeduser", "kubeletversion", "kubernetesversion",
-      "mem",           "numcpu",       "service-kubelet",
-      "swap",          "systemverification"};
+  static const std::set<std::string> kNames = {"all",
+                                               "cri",
+                                               "externaletcdclientcertificates",
+                                               "externaletcdversion",
+                                               "firewalld",
+                                               "hostname",
+                                               "httpproxy",
+                                               "httpproxycidr",
+                                               "imagepull",
+                                               "isprivilegeduser",
+                                               "kubeletversion",
+                                               "kubernetesversion",
+                                               "mem",
+                                               "numcpu",
+                                               "service-kubelet",
+                                               "swap",
+                                               "systemverification"};
   return kNames;
 }
 
@@ -70,9 +81,11 @@ bool IsKnownCheckName(const std::string& name) {
   if (lower.rfind(kPort, 0) == 0) {
     std::string digits = lower.substr(kPort.size());
     return !digits.empty() && digits.size() <= 5 &&
-           std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c); });
+           std::all_of(digits.begin(), digits.end(),
+                       [](unsigned char c) { return std::isdigit(c); });
   }
-  for (std::string_view prefix : {"fileavailable-", "diravailable-", "filecontent-", "fileexisting-"}) {
+  for (std::string_view prefix :
+       {"fileavailable-", "diravailable-", "filecontent-", "fileexisting-"}) {
     if (lower.rfind(prefix, 0) == 0 && lower.size() > prefix.size()) return true;
   }
   return false;

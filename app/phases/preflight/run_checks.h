@@ -17,7 +17,8 @@ namespace kkadm::phases::preflight {
 // too. The remaining errors print after all checks as
 //   [preflight] Some fatal errors occurred:
 //   \t[ERROR <Name>]: <msg>
-//   [preflight] If you know what you are doing, you can make a check non-fatal with `--ignore-preflight-errors=...`
+//   [preflight] If you know what you are doing, you can make a check non-fatal with
+//   `--ignore-preflight-errors=...`
 // and the result is FailedPrecondition "[preflight] Some fatal errors occurred: <Name>, ...".
 // OK when no error is left.
 Status RunChecks(const CheckList& checks, const util::Host& host,

@@ -8,9 +8,9 @@
 namespace kkadm::phases::preflight {
 namespace {
 
+using kkadm::testing::PreflightEnv;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-using kkadm::testing::PreflightEnv;
 
 TEST(PreflightFileChecksTest, FileAvailable) {
   PreflightEnv env;

@@ -8,9 +8,9 @@
 namespace kkadm::phases::preflight {
 namespace {
 
+using kkadm::testing::PreflightEnv;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-using kkadm::testing::PreflightEnv;
 
 TEST(PreflightProxyChecksTest, NoProxyConfiguredPasses) {
   PreflightEnv env;
@@ -71,8 +71,9 @@ TEST(PreflightProxyChecksTest, CidrCheckUsesTheFirstAddress) {
   env.machine.env["NO_PROXY"] = "fd00::1";
   EXPECT_THAT(env.Run(*NewHttpProxyCidrCheck("fd00::/108")).warnings, IsEmpty());
   EXPECT_THAT(env.Run(*NewHttpProxyCidrCheck("")).warnings, IsEmpty());
-  EXPECT_THAT(env.Run(*NewHttpProxyCidrCheck("10.96.0.0/33")).errors,
-              ElementsAre("error parsing CIDR \"10.96.0.0/33\": invalid CIDR address: 10.96.0.0/33"));
+  EXPECT_THAT(
+      env.Run(*NewHttpProxyCidrCheck("10.96.0.0/33")).errors,
+      ElementsAre("error parsing CIDR \"10.96.0.0/33\": invalid CIDR address: 10.96.0.0/33"));
 }
 
 }  // namespace

@@ -8,10 +8,10 @@
 namespace kkadm::phases::preflight {
 namespace {
 
+using kkadm::testing::PreflightEnv;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
-using kkadm::testing::PreflightEnv;
 
 TEST(PreflightServiceChecksTest, KubeletEnabledPasses) {
   PreflightEnv env;

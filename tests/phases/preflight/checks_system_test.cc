@@ -8,9 +8,9 @@
 namespace kkadm::phases::preflight {
 namespace {
 
+using kkadm::testing::PreflightEnv;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-using kkadm::testing::PreflightEnv;
 
 TEST(PreflightSystemChecksTest, PathCheckNameReplacesSlashes) {
   EXPECT_EQ(PathCheckName("FileAvailable", "/etc/kubernetes/manifests/etcd.yaml"),

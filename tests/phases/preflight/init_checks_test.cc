@@ -39,15 +39,37 @@ struct InitEnv {
 };
 
 const std::vector<std::string> kDefaultNames = {
-    "NumCPU", "Mem", "KubernetesVersion", "Firewalld", "Port-6443", "Port-10259", "Port-10257",
+    "NumCPU",
+    "Mem",
+    "KubernetesVersion",
+    "Firewalld",
+    "Port-6443",
+    "Port-10259",
+    "Port-10257",
     "FileAvailable--etc-kubernetes-manifests-kube-apiserver.yaml",
     "FileAvailable--etc-kubernetes-manifests-kube-controller-manager.yaml",
     "FileAvailable--etc-kubernetes-manifests-kube-scheduler.yaml",
-    "FileAvailable--etc-kubernetes-manifests-etcd.yaml", "HTTPProxy", "HTTPProxyCIDR",
-    "HTTPProxyCIDR", "CRI", "Swap", "FileExisting-ip", "FileExisting-iptables",
-    "FileExisting-mount", "FileExisting-nsenter", "FileExisting-ebtables", "FileExisting-ethtool",
-    "FileExisting-socat", "FileExisting-tc", "FileExisting-touch", "Hostname", "Service-Kubelet",
-    "Port-10250", "FileContent--proc-sys-net-ipv4-ip_forward", "Port-2379", "Port-2380",
+    "FileAvailable--etc-kubernetes-manifests-etcd.yaml",
+    "HTTPProxy",
+    "HTTPProxyCIDR",
+    "HTTPProxyCIDR",
+    "CRI",
+    "Swap",
+    "FileExisting-ip",
+    "FileExisting-iptables",
+    "FileExisting-mount",
+    "FileExisting-nsenter",
+    "FileExisting-ebtables",
+    "FileExisting-ethtool",
+    "FileExisting-socat",
+    "FileExisting-tc",
+    "FileExisting-touch",
+    "Hostname",
+    "Service-Kubelet",
+    "Port-10250",
+    "FileContent--proc-sys-net-ipv4-ip_forward",
+    "Port-2379",
+    "Port-2380",
     "DirAvailable--var-lib-etcd"};
 
 TEST(PreflightInitChecksTest, DefaultListInKubeadmOrder) {
@@ -160,7 +182,8 @@ TEST(PreflightInitChecksTest, ForwardingChecksFollowTheAddressFamilies) {
   e.data.cfg.local_api_endpoint.advertise_address = "fd00::10";
   auto names = e.Names();
   EXPECT_THAT(names, ::testing::Contains("FileContent--proc-sys-net-ipv6-conf-default-forwarding"));
-  EXPECT_THAT(names, ::testing::Not(::testing::Contains("FileContent--proc-sys-net-ipv4-ip_forward")));
+  EXPECT_THAT(names,
+              ::testing::Not(::testing::Contains("FileContent--proc-sys-net-ipv4-ip_forward")));
   e.data.cfg.cluster.networking.pod_subnet = "10.244.0.0/16,fd00:244::/56";
   names = e.Names();
   EXPECT_THAT(names, ::testing::Contains("FileContent--proc-sys-net-ipv4-ip_forward"));

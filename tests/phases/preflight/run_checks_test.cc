@@ -15,7 +15,8 @@ using kkadm::testing::PreflightEnv;
 // A check that reports what it was given.
 class StaticCheck final : public Check {
  public:
-  StaticCheck(std::string name, CheckResult result) : name_(std::move(name)), result_(std::move(result)) {}
+  StaticCheck(std::string name, CheckResult result)
+      : name_(std::move(name)), result_(std::move(result)) {}
   std::string Name() const override { return name_; }
   CheckResult Run(const util::Host&) const override { return result_; }
 
@@ -29,7 +30,8 @@ CheckList SampleChecks() {
   checks.push_back(std::make_unique<StaticCheck>("Swap", CheckResult{{"swap is on"}, {}}));
   checks.push_back(std::make_unique<StaticCheck>("NumCPU", CheckResult{{}, {"too few CPUs"}}));
   checks.push_back(std::make_unique<StaticCheck>("Hostname", CheckResult{}));
-  checks.push_back(std::make_unique<StaticCheck>("Port-6443", CheckResult{{}, {"Port 6443 is in use"}}));
+  checks.push_back(
+      std::make_unique<StaticCheck>("Port-6443", CheckResult{{}, {"Port 6443 is in use"}}));
   return checks;
 }
 
@@ -89,12 +91,14 @@ TEST(PreflightIgnoreListTest, KnownNamesAreLowerCase) {
 }
 
 TEST(PreflightIgnoreListTest, PatternsAreRecognised) {
-  for (const char* name : {"Port-6443", "port-10250", "FileAvailable--etc-kubernetes-manifests-etcd.yaml",
-                           "DirAvailable--var-lib-etcd", "FileContent--proc-sys-net-ipv4-ip_forward",
-                           "FileExisting-iptables", "Service-Kubelet", "SystemVerification", "CRI"}) {
+  for (const char* name :
+       {"Port-6443", "port-10250", "FileAvailable--etc-kubernetes-manifests-etcd.yaml",
+        "DirAvailable--var-lib-etcd", "FileContent--proc-sys-net-ipv4-ip_forward",
+        "FileExisting-iptables", "Service-Kubelet", "SystemVerification", "CRI"}) {
     EXPECT_TRUE(IsKnownCheckName(name)) << name;
   }
-  for (const char* name : {"Port-", "Port-abc", "Port-1234567", "FileAvailable-", "NumCPUs", "swapp"}) {
+  for (const char* name :
+       {"Port-", "Port-abc", "Port-1234567", "FileAvailable-", "NumCPUs", "swapp"}) {
     EXPECT_FALSE(IsKnownCheckName(name)) << name;
   }
 }
