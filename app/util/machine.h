@@ -1,5 +1,5 @@
 // Machine: facts about the machine kkadm runs on (user, CPUs, memory, hostname, ports, PATH,
-// kernel files), injected so preflight and defaulting are testable without a real host.
+// kernel files, sockets, environment), injected so preflight and defaulting are testable without a real host.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +26,13 @@ class Machine {
   // The IP address of the interface holding the default route (kubeadm's advertise address
   // default); FailedPrecondition when there is no default route.
   virtual Result<std::string> DefaultRouteAddress() const = 0;
+  // OK when `path` (a path of the real machine, never under --rootfs) is a Unix domain socket;
+  // NotFound when nothing is there, FailedPrecondition when it is something else. Used to find
+  // the container runtime's CRI endpoint.
+  virtual Status CheckUnixSocket(const std::string& path) const = 0;
+  // The value of the environment variable `name` of this process, or nullopt when unset
+  // (HTTPS_PROXY / NO_PROXY for the proxy checks).
+  virtual std::optional<std::string> Getenv(const std::string& name) const = 0;
 };
 
 }  // namespace kkadm::util

@@ -27,6 +27,8 @@ class FakeMachine final : public util::Machine {
       {"/proc/sys/net/ipv6/conf/default/forwarding", "1\n"},
       {"/proc/swaps", "Filename\tType\tSize\tUsed\tPriority\n"}};
   std::string default_route_address = "192.0.2.10";
+  std::set<std::string> unix_sockets = {"/var/run/containerd/containerd.sock"};
+  std::map<std::string, std::string> env;
 
   unsigned EffectiveUid() const override { return euid; }
   int NumCpus() const override { return cpus; }
@@ -49,6 +51,15 @@ class FakeMachine final : public util::Machine {
   Result<std::string> DefaultRouteAddress() const override {
     if (default_route_address.empty()) return FailedPrecondition("no default route");
     return default_route_address;
+  }
+  Status CheckUnixSocket(const std::string& path) const override {
+    if (unix_sockets.count(path)) return Status();
+    return NotFound(path + ": no such socket");
+  }
+  std::optional<std::string> Getenv(const std::string& name) const override {
+    auto it = env.find(name);
+    if (it == env.end()) return std::nullopt;
+    return it->second;
   }
 };
 

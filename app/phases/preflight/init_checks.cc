@@ -1,0 +1,146 @@
+// The init pre-flight check list (kubeadm's InitNodeChecks + addCommonChecks) and its runner.
+#include "app/phases/preflight/init_checks.h"
+
+#include <arpa/inet.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/phases/preflight/checks_files.h"
+#include "app/phases/preflight/checks_proxy.h"
+#include "app/phases/preflight/checks_services.h"
+#include "app/phases/preflight/checks_system.h"
+#include "app/phases/preflight/run_checks.h"
+#include "build_info.h"
+
+namespace kkadm::phases::preflight {
+namespace {
+
+constexpr int kControlPlaneNumCpu = 2;
+constexpr std::uint64_t kControlPlaneMemMb = 1700;
+constexpr int kKubeSchedulerPort = 10259;
+constexpr int kKubeControllerManagerPort = 10257;
+constexpr int kKubeletPort = 10250;
+constexpr int kEtcdListenClientPort = 2379;
+constexpr int kEtcdListenPeerPort = 2380;
+
+// 4 or 6 for an IP address or CIDR, 0 when it is neither.
+int IpFamily(const std::string& address_or_cidr) {
+  std::string address = address_or_cidr.substr(0, address_or_cidr.find('/'));
+  unsigned char buf[16];
+  if (::inet_pton(AF_INET, address.c_str(), buf) == 1) return 4;
+  if (::inet_pton(AF_INET6, address.c_str(), buf) == 1) return 6;
+  return 0;
+}
+
+std::vector<std::string> SplitCommas(const std::string& text) {
+  std::vector<std::string> parts;
+  std::istringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
+  if (parts.empty()) parts.push_back("");  // Go's strings.Split("", ",") is [""]
+  return parts;
+}
+
+bool BeforeKubernetes132(const std::string& version) {
+  auto v = ParseSemVer(version);
+  return v && (v->major < 1 || (v->major == 1 && v->minor < 32));
+}
+
+void AddCommonChecks(const InitData& data, CheckList& checks) {
+  const auto& node = data.cfg.node_registration;
+  checks.push_back(NewCriCheck(node.cri_socket));
+  checks.push_back(NewSwapCheck());
+  // kube-proxy stopped needing conntrack in Kubernetes 1.32.
+  if (BeforeKubernetes132(data.cfg.cluster.kubernetes_version)) {
+    checks.push_back(NewInPathCheck("conntrack", true));
+  }
+  for (const char* binary : {"ip", "iptables", "mount", "nsenter"}) {
+    checks.push_back(NewInPathCheck(binary, true));
+  }
+  for (const char* binary : {"ebtables", "ethtool", "socat", "tc", "touch"}) {
+    checks.push_back(NewInPathCheck(binary, false));
+  }
+  checks.push_back(NewHostnameCheck(node.name));
+  checks.push_back(NewServiceCheck("kubelet"));
+  checks.push_back(NewPortOpenCheck(kKubeletPort));
+}
+
+void AddForwardingChecks(const InitData& data, CheckList& checks) {
+  const auto& net = data.cfg.cluster.networking;
+  bool v4 = false;
+  bool v6 = false;
+  for (const auto* list : {&net.service_subnet, &net.pod_subnet}) {
+    for (const auto& cidr : SplitCommas(*list)) {
+      v4 = v4 || IpFamily(cidr) == 4;
+      v6 = v6 || IpFamily(cidr) == 6;
+    }
+  }
+  int advertise = IpFamily(data.cfg.local_api_endpoint.advertise_address);
+  v4 = v4 || advertise == 4;
+  v6 = v6 || advertise == 6;
+  if (v4) checks.push_back(NewFileContentCheck("/proc/sys/net/ipv4/ip_forward", "1"));
+  if (v6) checks.push_back(NewFileContentCheck("/proc/sys/net/ipv6/conf/default/forwarding", "1"));
+}
+
+void AddEtcdChecks(const InitData& data, CheckList& checks) {
+  const auto& etcd = data.cfg.cluster.etcd;
+  if (etcd.local) {
+    checks.push_back(NewPortOpenCheck(kEtcdListenClientPort));
+    checks.push_back(NewPortOpenCheck(kEtcdListenPeerPort));
+    checks.push_back(NewDirAvailableCheck(etcd.local->data_dir));
+  }
+  if (etcd.external) {
+    for (const auto* file :
+         {&etcd.external->ca_file, &etcd.external->cert_file, &etcd.external->key_file}) {
+      if (!file->empty())
+        checks.push_back(NewFileExistingCheck(*file, "ExternalEtcdClientCertificates"));
+    }
+  }
+}
+
+}  // namespace
+
+CheckList InitNodeChecks(const InitData& data) {
+  const auto& cfg = data.cfg;
+  int bind_port = cfg.local_api_endpoint.bind_port;
+  CheckList checks;
+  checks.push_back(NewNumCpuCheck(kControlPlaneNumCpu));
+  checks.push_back(NewMemCheck(kControlPlaneMemMb));
+  checks.push_back(
+      NewKubernetesVersionCheck(cfg.cluster.kubernetes_version, build_info::kKubernetesVersion));
+  checks.push_back(NewFirewalldCheck({bind_port, kKubeletPort}));
+  for (int port : {bind_port, kKubeSchedulerPort, kKubeControllerManagerPort}) {
+    checks.push_back(NewPortOpenCheck(port));
+  }
+  for (const char* component :
+       {"kube-apiserver", "kube-controller-manager", "kube-scheduler", "etcd"}) {
+    checks.push_back(NewFileAvailableCheck(data.manifest_dir + "/" + component + ".yaml"));
+  }
+  checks.push_back(NewHttpProxyCheck(cfg.local_api_endpoint.advertise_address));
+  for (const auto* list :
+       {&cfg.cluster.networking.service_subnet, &cfg.cluster.networking.pod_subnet}) {
+    for (const auto& cidr : SplitCommas(*list)) checks.push_back(NewHttpProxyCidrCheck(cidr));
+  }
+  AddCommonChecks(data, checks);
+  AddForwardingChecks(data, checks);
+  AddEtcdChecks(data, checks);
+  return checks;
+}
+
+Status RunInitPreflight(InitData& data) {
+  util::Printer& out = data.printer();
+  out.Line("preflight", "Running pre-flight checks");
+  CheckList root;
+  root.push_back(NewIsPrivilegedUserCheck());
+  KKADM_RETURN_IF_ERROR(RunChecks(root, *data.host, data.ignore_preflight_errors, out));
+  KKADM_RETURN_IF_ERROR(
+      RunChecks(InitNodeChecks(data), *data.host, data.ignore_preflight_errors, out));
+  // kkadm talks to no container runtime, so images are never pulled; dry-run keeps kubeadm's line.
+  if (data.dry_run) {
+    out.Line("preflight", "Would pull the required images (like 'kubeadm config images pull')");
+  }
+  return Status();
+}
+
+}  // namespace kkadm::phases::preflight

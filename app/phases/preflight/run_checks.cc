@@ -1,0 +1,118 @@
+// Running pre-flight checks and validating --ignore-preflight-errors.
+#include "app/phases/preflight/run_checks.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+namespace kkadm::phases::preflight {
+namespace {
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string Trim(const std::string& text) {
+  auto begin = text.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
+}
+
+bool IsIgnored(const std::set<std::string>& ignored, const std::string& name) {
+  return ignored.count("all") > 0 || ignored.count(Lower(name)) > 0;
+}
+
+}  // namespace
+
+Status RunChecks(const CheckList& checks, const util::Host& host,
+                 const std::set<std::string>& ignored, util::Printer& out) {
+  std::string fatal_lines;
+  std::vector<std::string> fatal_names;
+  for (const auto& check : checks) {
+    std::string name = check->Name();
+    CheckResult result = check->Run(host);
+    if (IsIgnored(ignored, name)) {
+      result.warnings.insert(result.warnings.end(), result.errors.begin(), result.errors.end());
+      result.errors.clear();
+    }
+    for (const auto& warning : result.warnings) {
+      out.Raw("\t[WARNING " + name + "]: " + warning + "\n");
+    }
+    for (const auto& error : result.errors)
+      fatal_lines += "\t[ERROR " + name + "]: " + error + "\n";
+    if (!result.errors.empty()) fatal_names.push_back(name);
+  }
+  if (fatal_names.empty()) return Status();
+  out.Raw("[preflight] Some fatal errors occurred:\n" + fatal_lines +
+          "[preflight] If you know what you are doing, you can make a check non-fatal with "
+          "`--ignore-preflight-errors=...`\n");
+  std::string names;
+  for (const auto& name : fatal_names) names += (names.empty() ? "" : ", ") + name;
+  return FailedPrecondition("[preflight] Some fatal errors occurred: " + names);
+}
+
+const std::set<std::string>& KnownCheckNames() {
+  static const std::set<std::string> kNames = {"all",
+                                               "cri",
+                                               "externaletcdclientcertificates",
+                                               "externaletcdversion",
+                                               "firewalld",
+                                               "hostname",
+                                               "httpproxy",
+                                               "httpproxycidr",
+                                               "imagepull",
+                                               "isprivilegeduser",
+                                               "kubeletversion",
+                                               "kubernetesversion",
+                                               "mem",
+                                               "numcpu",
+                                               "service-kubelet",
+                                               "swap",
+                                               "systemverification"};
+  return kNames;
+}
+
+bool IsKnownCheckName(const std::string& name) {
+  std::string lower = Lower(name);
+  if (KnownCheckNames().count(lower) > 0) return true;
+  constexpr std::string_view kPort = "port-";
+  if (lower.rfind(kPort, 0) == 0) {
+    std::string digits = lower.substr(kPort.size());
+    return !digits.empty() && digits.size() <= 5 &&
+           std::all_of(digits.begin(), digits.end(),
+                       [](unsigned char c) { return std::isdigit(c); });
+  }
+  for (std::string_view prefix :
+       {"fileavailable-", "diravailable-", "filecontent-", "fileexisting-"}) {
+    if (lower.rfind(prefix, 0) == 0 && lower.size() > prefix.size()) return true;
+  }
+  return false;
+}
+
+Result<std::set<std::string>> ParseIgnorePreflightErrors(
+    const std::vector<std::string>& flag_values, const std::vector<std::string>& config_values) {
+  std::set<std::string> names;
+  for (const auto* values : {&flag_values, &config_values}) {
+    for (const auto& value : *values) {
+      std::istringstream items(value);
+      for (std::string item; std::getline(items, item, ',');) {
+        item = Lower(Trim(item));
+        if (item.empty()) continue;
+        if (!IsKnownCheckName(item)) {
+          return InvalidArgument("ignore-preflight-errors: unknown pre-flight check \"" + item +
+                                 "\"");
+        }
+        names.insert(item);
+      }
+    }
+  }
+  if (names.count("all") > 0 && names.size() > 1) {
+    return InvalidArgument(
+        "ignore-preflight-errors: don't specify individual checks if 'all' is used");
+  }
+  return names;
+}
+
+}  // namespace kkadm::phases::preflight
