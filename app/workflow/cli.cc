@@ -129,7 +129,9 @@ void SetRunCallback(CLI::App& app, std::shared_ptr<Binding> binding, std::string
 }
 
 // A command that only groups others prints its help when invoked alone, like kubeadm's.
+// At most one subcommand is taken, so `phase preflight certs` is an error, not two runs.
 void SetHelpCallback(CLI::App* app) {
+  app->require_subcommand(0, 1);
   app->callback([app] {
     if (app->get_subcommands().empty()) throw CLI::CallForHelp();
   });

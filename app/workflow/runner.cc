@@ -115,8 +115,8 @@ std::optional<std::size_t> Runner::Find(const std::string& path) const {
 }
 
 Status Runner::InvalidPhaseName(const std::string& name) const {
-  return InvalidArgument("invalid phase name: " + name + "; valid phase names are: " +
-                         Join(AllPaths(), ", "));
+  return InvalidArgument("invalid phase name: " + name +
+                         "; valid phase names are: " + Join(AllPaths(), ", "));
 }
 
 Result<std::vector<bool>> Runner::SelectPhases(const RunOptions& options) const {
@@ -182,7 +182,8 @@ Status Runner::RunPhase(const Entry& entry) {
   if (phase.run_if) {
     Result<bool> wanted = phase.run_if();
     if (!wanted.has_value()) {
-      return std::move(wanted).error().Wrap("error execution run condition for phase " + entry.path);
+      return std::move(wanted).error().Wrap("error execution run condition for phase " +
+                                            entry.path);
     }
     if (!*wanted) return Status::Ok();
   }

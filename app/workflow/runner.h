@@ -44,9 +44,9 @@ class Runner {
   Status InitData();
 
   // Runs the selected phases in order. Before anything runs: the filter path and every skip name
-  // must be existing full paths (else InvalidArgument "invalid phase name: <name>; valid phase names
-  // are: a, a/b, ..."; "<parent>/all" is also accepted as a skip name and skips nothing, as in
-  // kubeadm), and every dependency of a selected phase must be the raw name of a selected phase
+  // must be existing full paths (else InvalidArgument "invalid phase name: <name>; valid phase
+  // names are: a, a/b, ..."; "<parent>/all" is also accepted as a skip name and skips nothing, as
+  // in kubeadm), and every dependency of a selected phase must be the raw name of a selected phase
   // visited earlier (else InvalidArgument "unresolved dependencies:\n\tmissing [x y] phase(s)
   // needed by "<name>" phase"). Then data is initialised, and for each selected phase run_if (error
   // -> "error execution run condition for phase <path>: <cause>"; false -> skipped) and run (error
@@ -70,9 +70,9 @@ class Runner {
   struct Entry {
     const Phase* phase;
     std::string path;
-    int level;         // 0 for top-level phases
-    int parent;        // index of the parent entry, -1 at top level
-    std::size_t end;   // one past the last descendant's index
+    int level;        // 0 for top-level phases
+    int parent;       // index of the parent entry, -1 at top level
+    std::size_t end;  // one past the last descendant's index
   };
   const std::vector<Entry>& entries() const { return entries_; }
 

@@ -193,6 +193,15 @@ TEST_F(BindTest, GlobalFlagsFallThroughToTheRoot) {
   EXPECT_EQ(verbosity_, 3);
 }
 
+TEST_F(BindTest, OnePhasePerInvocation) {
+  Bind();
+  EXPECT_THROW(Parse("init phase preflight certs"), CLI::ParseError);
+  EXPECT_THROW(Parse("init phase certs ca apiserver"), CLI::ParseError);
+  EXPECT_THROW(Parse("init phase certs ca extra-arg"), CLI::ParseError);
+  EXPECT_THROW(Parse("init phase certs extra-arg"), CLI::ParseError);
+  EXPECT_TRUE(log_->empty());
+}
+
 TEST_F(BindTest, HiddenPhaseHasNoSubcommand) {
   Bind();
   EXPECT_THROW(Parse("init phase secret"), CLI::ParseError);
@@ -218,7 +227,8 @@ TEST_F(BindTest, PhaseFailureReachesOnDone) {
   ASSERT_TRUE(BindToCommand(*join, runner, flags, options).ok());
   app.parse("join", false);
   EXPECT_EQ(seen.code(), StatusCode::kFailedPrecondition);
-  EXPECT_EQ(seen.message(), "error execution phase preflight: [preflight] Some fatal errors occurred");
+  EXPECT_EQ(seen.message(),
+            "error execution phase preflight: [preflight] Some fatal errors occurred");
   EXPECT_EQ(failed, "preflight");
   EXPECT_TRUE(log->empty());
 }
@@ -260,6 +270,37 @@ TEST_F(BindTest, HelpShowsThePhaseBlock) {
             "Use this command to invoke single phase of the init workflow");
   // The root's listing of init stays one line.
   EXPECT_EQ(init_->get_description(), "Run this command in order to set up the control plane");
+}
+
+// join: a positional argument on the main command and, through every_phase_flags, on each phase.
+TEST(BindToCommandTest, EveryPhaseFlagsCarryThePositionalArgument) {
+  auto log = std::make_shared<Log>();
+  Runner runner(
+      {P(log, "preflight"), P(log, "control-plane-join", {P(log, "control-plane-join/etcd")})});
+  std::string endpoint;
+  std::vector<std::string> seen;
+  runner.SetDataInitializer([&] {
+    seen.push_back(endpoint);
+    return Status::Ok();
+  });
+  FlagSet flags;
+  flags.Register("api-server-endpoint", [&endpoint](CLI::App& app) {
+    return app.add_option("api-server-endpoint", endpoint, "host:port of the API server");
+  });
+  BindOptions options;
+  options.use = "join [api-server-endpoint]";
+  options.every_phase_flags = {"api-server-endpoint"};
+  CLI::App app{"kkadm", "kkadm"};
+  CLI::App* join = app.add_subcommand("join", "Join a node");
+  ASSERT_TRUE(BindToCommand(*join, runner, flags, options).ok());
+  EXPECT_NE(join->help().find("The \"join [api-server-endpoint]\" command executes"),
+            std::string::npos);
+
+  app.parse("join phase control-plane-join etcd 10.0.0.1:6443", false);
+  EXPECT_EQ(endpoint, "10.0.0.1:6443");
+  EXPECT_EQ(*log, (Log{"control-plane-join/etcd"}));
+  EXPECT_THROW(app.parse("join phase control-plane-join 10.0.0.1:6443", false), CLI::ParseError);
+  EXPECT_EQ(seen, (std::vector<std::string>{"10.0.0.1:6443"}));  // data initialised once
 }
 
 TEST(BindToCommandTest, RejectsBrokenDefinitions) {

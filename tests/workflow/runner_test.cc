@@ -50,7 +50,10 @@ TEST(RunnerTest, SelectsPhasesInPreOrder) {
       {"filter leaf", "foo/bar", {}, {"foo/bar"}},
       {"filter middle", "qux/quux", {}, {"qux/quux", "qux/quux/corge"}},
       {"skip parent", std::nullopt, {"foo"}, {"qux", "qux/quux", "qux/quux/corge"}},
-      {"skip child", std::nullopt, {"foo/baz"}, {"foo", "foo/bar", "qux", "qux/quux", "qux/quux/corge"}},
+      {"skip child",
+       std::nullopt,
+       {"foo/baz"},
+       {"foo", "foo/bar", "qux", "qux/quux", "qux/quux/corge"}},
       {"skip deep", std::nullopt, {"qux/quux"}, {"foo", "foo/bar", "foo/baz", "qux"}},
       {"skip several", std::nullopt, {"foo/bar", "qux"}, {"foo", "foo/baz"}},
       {"filter and skip", "foo", {"foo/bar"}, {"foo", "foo/baz"}},
@@ -97,8 +100,7 @@ TEST(RunnerTest, ChecksDependenciesBeforeRunningAnything) {
   };
   auto tree = [](const std::shared_ptr<Log>& log) {
     return std::vector<Phase>{P(log, "a"), P(log, "b", {}, {"a"}),
-                              P(log, "c", {P(log, "c/d", {}, {"a", "b"})}),
-                              P(log, "e", {}, {"d"})};
+                              P(log, "c", {P(log, "c/d", {}, {"a", "b"})}), P(log, "e", {}, {"d"})};
   };
   const std::vector<Case> cases = {
       {"all satisfied", {}, "", {"a", "b", "c", "c/d", "e"}},
@@ -111,8 +113,10 @@ TEST(RunnerTest, ChecksDependenciesBeforeRunningAnything) {
        {"c", {}},
        "unresolved dependencies:\n\tmissing [a b] phase(s) needed by \"d\" phase",
        {}},
-      {"nested dependency by raw name", {std::nullopt, {"b", "c"}}, 
-       "unresolved dependencies:\n\tmissing [d] phase(s) needed by \"e\" phase", {}},
+      {"nested dependency by raw name",
+       {std::nullopt, {"b", "c"}},
+       "unresolved dependencies:\n\tmissing [d] phase(s) needed by \"e\" phase",
+       {}},
       {"skip the dependents too", {std::nullopt, {"a", "b", "c", "e"}}, "", {}},
   };
   for (const auto& c : cases) {
@@ -138,7 +142,7 @@ TEST(RunnerTest, ChecksDependenciesBeforeRunningAnything) {
 TEST(RunnerTest, RunIfDecidesPerPhase) {
   auto log = std::make_shared<Log>();
   std::vector<Phase> phases = Tree(log);
-  phases[0].run_if = [] { return Result<bool>(false); };           // foo skipped, children not
+  phases[0].run_if = [] { return Result<bool>(false); };             // foo skipped, children not
   phases[0].children[1].run_if = [] { return Result<bool>(true); };  // foo/baz runs
   phases[1].children[0].run_if = [] { return Result<bool>(false); };
   Runner runner(std::move(phases));
@@ -255,15 +259,14 @@ TEST(RunnerTest, AllPathsInExecutionOrder) {
   std::vector<Phase> phases = Tree(log);
   phases[0].children[0].hidden = true;
   Runner runner(std::move(phases));
-  EXPECT_EQ(runner.AllPaths(),
-            (std::vector<std::string>{"foo", "foo/bar", "foo/baz", "qux", "qux/quux",
-                                      "qux/quux/corge"}));
+  EXPECT_EQ(runner.AllPaths(), (std::vector<std::string>{"foo", "foo/bar", "foo/baz", "qux",
+                                                         "qux/quux", "qux/quux/corge"}));
 }
 
 TEST(RunnerTest, HelpListsVisiblePhasesLikeKubeadm) {
   auto log = std::make_shared<Log>();
   std::vector<Phase> phases = Tree(log);
-  phases[0].children[1].hidden = true;       // foo/baz
+  phases[0].children[1].hidden = true;  // foo/baz
   phases.push_back(P(log, "hidden", {P(log, "hidden/child-with-a-long-name")}));
   phases.back().hidden = true;
   Runner runner(std::move(phases));
