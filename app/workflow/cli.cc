@@ -174,6 +174,16 @@ Status AddPhaseCommands(CLI::App& phase_command, const std::shared_ptr<Binding>&
   return Status::Ok();
 }
 
+// Shows the main command's flag group as a plain "Flags:" section instead of CLI11's
+// "[Option Group: Flags]" block.
+class CommandFormatter : public CLI::Formatter {
+ public:
+  std::string make_expanded(const CLI::App* sub) const override {
+    if (!sub->get_name().empty()) return CLI::Formatter::make_expanded(sub);
+    return make_positionals(sub) + make_groups(sub, CLI::AppFormatMode::Sub);
+  }
+};
+
 // The main command's run: data first (so resolve_skip_phases can read the config), then all
 // phases but the skipped ones.
 void RunWorkflow(Binding& binding) {
@@ -195,7 +205,9 @@ void RunWorkflow(Binding& binding) {
 Status Bind(CLI::App& cmd, const std::shared_ptr<Binding>& binding) {
   // The main command's own flags live in a group that is switched off once `phase` is seen:
   // through fallthrough a phase subcommand would otherwise accept every flag of the command.
+  cmd.formatter(std::make_shared<CommandFormatter>());
   CLI::Option_group* main_flags = cmd.add_option_group("Flags");
+  main_flags->option_defaults()->group("Flags");
   binding->flags.AddAll(*main_flags);
   main_flags->add_option("--skip-phases", binding->skip_phases, "List of phases to be skipped")
       ->delimiter(',');

@@ -264,7 +264,9 @@ TEST_F(BindTest, HelpShowsThePhaseBlock) {
       "  /kube-proxy  Run addon/kube-proxy\n"
       "```\n";
   EXPECT_NE(init_->help().find(block), std::string::npos) << init_->help();
+  EXPECT_NE(init_->help().find("\nFlags:\n  --cert-dir"), std::string::npos) << init_->help();
   EXPECT_NE(init_->help().find("--skip-phases"), std::string::npos);
+  EXPECT_EQ(init_->help().find("[Option Group"), std::string::npos);
   CLI::App* phase = init_->get_subcommand("phase");
   EXPECT_EQ(phase->get_description(),
             "Use this command to invoke single phase of the init workflow");
