@@ -40,16 +40,21 @@ bool FlagSet::Has(const std::string& name) const {
 namespace {
 
 using Target = decltype(LocalFlag::target);
-// Pairs (bound target, other target of the same flag name): after parsing, the value of the first
-// is copied into the second, so `all` sets a local flag for every phase it runs.
-using Copies = std::vector<std::pair<Target, Target>>;
+// `all` runs several phases that may each have a local flag of the same name: the option is bound
+// to the first target, and when it was given its value is copied into the others after parsing.
+struct Copy {
+  const CLI::Option* option;
+  Target from;
+  Target to;
+};
+using Copies = std::vector<Copy>;
 
 // What the generated callbacks share; kept alive by them.
 struct Binding {
   Binding(Runner& r, const FlagSet& f, BindOptions o)
       : runner(r), flags(f), options(std::move(o)) {}
   Runner& runner;
-  const FlagSet& flags;
+  const FlagSet& flags;  // used while binding only
   BindOptions options;
   std::vector<std::string> skip_phases;  // --skip-phases
 };
@@ -68,59 +73,73 @@ void CopyTarget(const Target& from, const Target& to) {
   }
 }
 
-void AddLocalFlag(CLI::App& app, const LocalFlag& flag) {
+CLI::Option* AddLocalFlag(CLI::App& app, const LocalFlag& flag) {
   std::string name = "--" + flag.name;
   if (auto* value = std::get_if<bool*>(&flag.target)) {
-    app.add_flag(name, **value, flag.help);
-  } else if (auto* text = std::get_if<std::string*>(&flag.target)) {
-    app.add_option(name, **text, flag.help);
-  } else {
-    app.add_option(name, *std::get<std::vector<std::string>*>(flag.target), flag.help)
-        ->delimiter(',');
+    return app.add_flag(name, **value, flag.help);
   }
+  if (auto* text = std::get_if<std::string*>(&flag.target)) {
+    return app.add_option(name, **text, flag.help);
+  }
+  return app.add_option(name, *std::get<std::vector<std::string>*>(flag.target), flag.help)
+      ->delimiter(',');
 }
 
-// Adds to app the flags of the phases entries [begin, end) run: every_phase_flags, their
-// inherit_flags and their local flags (each name once). Returns the copies `all` needs.
-Result<Copies> AddPhaseFlags(CLI::App& app, const Binding& binding, std::size_t begin,
+// Adds to app the local flags of entries [begin, end), each name once; returns the copies needed
+// when several phases share a name.
+Result<Copies> AddLocalFlags(CLI::App& app, const Runner& runner, std::size_t begin,
                              std::size_t end) {
-  const auto& entries = binding.runner.entries();
-  std::vector<std::string> inherited = binding.options.every_phase_flags;
-  std::vector<LocalFlag> locals;
+  std::vector<std::pair<const LocalFlag*, CLI::Option*>> added;
   Copies copies;
   for (std::size_t i = begin; i < end; ++i) {
-    const Phase& phase = *entries[i].phase;
-    inherited.insert(inherited.end(), phase.inherit_flags.begin(), phase.inherit_flags.end());
-    for (const auto& flag : phase.local_flags) {
-      auto same = std::find_if(locals.begin(), locals.end(),
-                               [&flag](const LocalFlag& f) { return f.name == flag.name; });
-      if (same == locals.end()) {
-        locals.push_back(flag);
-      } else if (same->target.index() != flag.target.index()) {
-        return Internal("local flag --" + flag.name + " of phase " + entries[i].path +
+    for (const auto& flag : runner.entries()[i].phase->local_flags) {
+      auto same = std::find_if(added.begin(), added.end(),
+                               [&flag](const auto& a) { return a.first->name == flag.name; });
+      if (same == added.end()) {
+        added.emplace_back(&flag, AddLocalFlag(app, flag));
+      } else if (same->first->target.index() != flag.target.index()) {
+        return Internal("local flag --" + flag.name + " of phase " + runner.entries()[i].path +
                         " has another type than a flag of the same name");
-      } else if (same->target != flag.target) {
-        copies.emplace_back(same->target, flag.target);
+      } else if (same->first->target != flag.target) {
+        copies.push_back(Copy{same->second, same->first->target, flag.target});
       }
     }
   }
+  return copies;
+}
+
+// Adds to app every_phase_flags and the inherit_flags of entries [begin, end), each name once.
+Status AddInheritedFlags(CLI::App& app, const Binding& binding, std::size_t begin,
+                         std::size_t end) {
+  std::vector<std::string> names = binding.options.every_phase_flags;
+  for (std::size_t i = begin; i < end; ++i) {
+    const auto& inherit = binding.runner.entries()[i].phase->inherit_flags;
+    names.insert(names.end(), inherit.begin(), inherit.end());
+  }
   std::set<std::string> added;
-  for (const auto& name : inherited) {
+  for (const auto& name : names) {
     if (!added.insert(name).second) continue;
     if (binding.flags.Add(app, name) == nullptr) {
       return Internal("phase subcommand \"" + app.get_name() + "\" inherits unknown flag \"" +
                       name + "\"");
     }
   }
-  for (const auto& flag : locals) AddLocalFlag(app, flag);
-  return copies;
+  return Status::Ok();
+}
+
+Result<Copies> AddPhaseFlags(CLI::App& app, const Binding& binding, std::size_t begin,
+                             std::size_t end) {
+  KKADM_RETURN_IF_ERROR(AddInheritedFlags(app, binding, begin, end));
+  return AddLocalFlags(app, binding.runner, begin, end);
 }
 
 // Makes app run the workflow filtered to path when it is the command chosen.
 void SetRunCallback(CLI::App& app, std::shared_ptr<Binding> binding, std::string path,
                     Copies copies) {
   app.callback([binding, path = std::move(path), copies = std::move(copies)] {
-    for (const auto& [from, to] : copies) CopyTarget(from, to);
+    for (const auto& copy : copies) {
+      if (copy.option->count() > 0) CopyTarget(copy.from, copy.to);
+    }
     RunOptions options;
     options.filter_path = path;
     Status status = binding->runner.Run(options);

@@ -59,6 +59,16 @@ struct BindOptions {
   std::vector<std::string> every_phase_flags;
 };
 
+// Typical use in a command (the command object owns options_, data_, flags_ and runner_):
+//   flags_.Register("cert-dir", [this](CLI::App& a) { return a.add_option("--cert-dir", ...); });
+//   runner_.SetDataInitializer([this] { return MakeInitData(options_, host_, data_); });
+//   BindOptions bind;
+//   bind.on_done = [&context](const Status& s, const std::string& failed_phase) {
+//     context.status = s;
+//     if (!s.ok() && failed_phase == "preflight") context.exit_code = kExitPreflight;
+//   };
+//   KKADM_RETURN_IF_ERROR(BindToCommand(*init, runner_, flags_, std::move(bind)));
+//
 // Binds runner to cmd:
 // - the FlagSet's flags and `--skip-phases` (comma list) on cmd, hidden while a `phase`
 //   subcommand is parsed so that phase subcommands see only what they inherit;
@@ -69,9 +79,10 @@ struct BindOptions {
 // - fallthrough on cmd and every generated subcommand, so the root's global flags (-v, --rootfs)
 //   parse anywhere;
 // - cmd's callback runs the whole workflow with the skip list; runner.Help() becomes cmd's footer.
-// flags and runner must outlive cmd. Callbacks never throw except CLI::CallForHelp. Returns
-// Internal (and binds nothing usable) when the tree is invalid, a phase inherits an unknown flag,
-// local flags clash, or CLI11 rejects a name: all bugs in the command's definition.
+// runner (and the storage the flags are bound to) must outlive cmd; flags is read during the call
+// only. Callbacks never throw except CLI::CallForHelp. Returns Internal (and binds nothing usable)
+// when the tree is invalid, a phase inherits an unknown flag, local flags clash, or CLI11 rejects a
+// name: all bugs in the command's definition.
 [[nodiscard]] Status BindToCommand(CLI::App& cmd, Runner& runner, const FlagSet& flags,
                                    BindOptions options);
 

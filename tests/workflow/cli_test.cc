@@ -177,6 +177,13 @@ TEST_F(BindTest, LocalFlagBoundToItsPhaseOnly) {
 
 TEST_F(BindTest, AllGetsTheFlagsOfEveryChild) {
   Bind();
+  // Not given: each target keeps its own value.
+  print_proxy_ = true;
+  Parse("init phase addon all");
+  EXPECT_FALSE(print_coredns_);
+  EXPECT_TRUE(print_proxy_);
+  print_proxy_ = false;
+  EXPECT_EQ(*log_, (Log{"addon", "addon/coredns", "addon/kube-proxy"}));
   Parse("init phase addon all --print-manifest");
   EXPECT_TRUE(print_coredns_);
   EXPECT_TRUE(print_proxy_);
