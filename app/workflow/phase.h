@@ -1,4 +1,4 @@
-// Phase: one step of a command's workflow, as plain data (the engine contract).
+// Phase: one step of a kkadm workflow (init, join, reset), as plain data the Runner walks.
 #pragma once
 
 #include <functional>
@@ -9,7 +9,14 @@
 #include "app/util/status.h"
 
 namespace kkadm::workflow {
-struct LocalFlag { std::string name; std::string help; std::variant<bool*, std::string*, std::vector<std::string>*> target; };
+
+// A flag only one phase subcommand has (kubeadm's LocalFlags), bound straight to its storage.
+struct LocalFlag {
+  std::string name;
+  std::string help;
+  std::variant<bool*, std::string*, std::vector<std::string>*> target;
+};
+
 struct Phase {
   std::string name;                       // kebab-case
   std::string args_usage;                 // e.g. "[api-server-endpoint]", usually empty
@@ -25,4 +32,5 @@ struct Phase {
   std::vector<std::string> inherit_flags; // names of the command's flags this phase's subcommand gets
   std::vector<LocalFlag> local_flags;
 };
-}
+
+}  // namespace kkadm::workflow
