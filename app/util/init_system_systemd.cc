@@ -1,6 +1,8 @@
 // SystemdInitSystem: systemd's Manager/Unit D-Bus API through sd-bus.
 #include "app/util/init_system_systemd.h"
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <systemd/sd-bus.h>
 
 #include <cerrno>
@@ -8,9 +10,6 @@
 #include <cstring>
 #include <set>
 #include <utility>
-
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 namespace kkadm::util {
 namespace {
@@ -105,8 +104,8 @@ Status WaitForJob(sd_bus* bus, const JobWait& wait, std::chrono::milliseconds ti
     if (r < 0) return Unavailable(fmt::format("{}: {}", what, std::strerror(-r)));
   }
   if (wait.result != "done") {
-    return FailedPrecondition(fmt::format("{}: job {} finished with result \"{}\"", what,
-                                          wait.path, wait.result));
+    return FailedPrecondition(
+        fmt::format("{}: job {} finished with result \"{}\"", what, wait.path, wait.result));
   }
   return Status();
 }
@@ -183,8 +182,8 @@ Status SystemdInitSystem::Restart(const std::string& unit) { return RunJob("Rest
 Status SystemdInitSystem::DaemonReload() {
   KKADM_RETURN_IF_ERROR(Connect());
   BusError err;
-  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "Reload", &err.e, nullptr,
-                             "");
+  int r =
+      sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "Reload", &err.e, nullptr, "");
   if (r < 0) return FromBus("Reload", err.e, r);
   return Status();
 }
@@ -208,8 +207,8 @@ Status SystemdInitSystem::Enable(const std::string& unit) {
 Status SystemdInitSystem::Disable(const std::string& unit) {
   KKADM_RETURN_IF_ERROR(Connect());
   BusError err;
-  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "DisableUnitFiles",
-                             &err.e, nullptr, "asb", 1, unit.c_str(), 0);
+  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "DisableUnitFiles", &err.e,
+                             nullptr, "asb", 1, unit.c_str(), 0);
   if (r < 0) return FromBus("DisableUnitFiles " + unit, err.e, r);
   return DaemonReload();
 }
@@ -218,8 +217,8 @@ Result<std::string> SystemdInitSystem::UnitPath(const char* method, const std::s
   KKADM_RETURN_IF_ERROR(Connect());
   BusError err;
   sd_bus_message* raw_reply = nullptr;
-  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, method, &err.e,
-                             &raw_reply, "s", unit.c_str());
+  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, method, &err.e, &raw_reply,
+                             "s", unit.c_str());
   MessagePtr reply(raw_reply);
   if (r < 0) return FromBus(fmt::format("{} {}", method, unit), err.e, r);
   const char* path = nullptr;
@@ -229,8 +228,7 @@ Result<std::string> SystemdInitSystem::UnitPath(const char* method, const std::s
 }
 
 Result<std::string> SystemdInitSystem::StringProperty(const std::string& path,
-                                                      const char* interface,
-                                                      const char* property) {
+                                                      const char* interface, const char* property) {
   BusError err;
   char* value = nullptr;
   int r = sd_bus_get_property_string(bus_, kDestination, path.c_str(), interface, property, &err.e,
@@ -253,8 +251,8 @@ Result<bool> SystemdInitSystem::IsEnabled(const std::string& unit) {
   KKADM_RETURN_IF_ERROR(Connect());
   BusError err;
   sd_bus_message* raw_reply = nullptr;
-  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "GetUnitFileState",
-                             &err.e, &raw_reply, "s", unit.c_str());
+  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "GetUnitFileState", &err.e,
+                             &raw_reply, "s", unit.c_str());
   MessagePtr reply(raw_reply);
   if (r < 0) {
     Status s = FromBus("GetUnitFileState " + unit, err.e, r);

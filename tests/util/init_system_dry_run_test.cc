@@ -1,9 +1,9 @@
 // Tests for DryRunInitSystem: records, prints, changes nothing, answers queries honestly.
 #include "app/util/init_system_dry_run.h"
 
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 #include "tests/fakes/recording_init_system.h"
 

@@ -1,11 +1,11 @@
 // kubeadm-flags.env: kubeadm's dynamic kubelet flags, rendered byte for byte like kubeadm.
 #include "app/phases/kubelet/kubeadm_flags.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <set>
-
-#include <fmt/format.h>
 
 namespace kkadm::phases {
 namespace {
@@ -56,8 +56,8 @@ std::vector<config::Arg> KubeletBaseFlags(const config::NodeRegistration& node,
                                           const std::string& hostname, bool register_taints) {
   std::vector<config::Arg> flags;
   flags.push_back({"container-runtime-endpoint", node.cri_socket});
-  flags.push_back({"pod-infra-container-image",
-                   fmt::format("{}/pause:{}", image_repository, kPauseImageTag)});
+  flags.push_back(
+      {"pod-infra-container-image", fmt::format("{}/pause:{}", image_repository, kPauseImageTag)});
   if (register_taints && node.taints.has_value() && !node.taints->empty()) {
     std::string joined;
     for (const auto& t : *node.taints) joined += (joined.empty() ? "" : ",") + TaintString(t);
@@ -109,15 +109,33 @@ std::string GoQuote(std::string_view s) {
       continue;
     }
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\v': out += "\\v"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           out += fmt::format("\\x{:02x}", c);

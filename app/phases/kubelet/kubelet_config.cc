@@ -2,14 +2,13 @@
 #include "app/phases/kubelet/kubelet_config.h"
 
 #include <arpa/inet.h>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <yaml-cpp/yaml.h>
 
 #include <array>
 #include <cstdlib>
 #include <set>
-
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
-#include <yaml-cpp/yaml.h>
 
 namespace kkadm::phases {
 namespace {
@@ -69,8 +68,8 @@ Status CheckUserDocument(const json& user) {
     if (!user.contains(field)) return Status();
     const json& got = user[field];
     if (got.is_string() && got.get_ref<const std::string&>() == want) return Status();
-    return InvalidArgument(fmt::format("KubeletConfiguration: {} must be \"{}\", got {}", field,
-                                       want, got.dump()));
+    return InvalidArgument(
+        fmt::format("KubeletConfiguration: {} must be \"{}\", got {}", field, want, got.dump()));
   };
   KKADM_RETURN_IF_ERROR(check("apiVersion", kKubeletConfigApiVersion));
   return check("kind", kKubeletConfigKind);
@@ -103,9 +102,9 @@ json Defaults(const KubeletConfigInput& in, const std::string& dns_ip) {
 
 bool ReadsAsNonString(const std::string& s) {
   static const std::set<std::string> kWords = {
-      "",     "~",     "null", "Null", "NULL", "true", "True",  "TRUE", "false", "False",
-      "FALSE", "yes",  "Yes",  "YES",  "no",   "No",   "NO",    "on",   "On",    "ON",
-      "off",  "Off",   "OFF",  "y",    "Y",    "n",    "N"};
+      "",      "~",     "null", "Null", "NULL", "true", "True", "TRUE", "false",
+      "False", "FALSE", "yes",  "Yes",  "YES",  "no",   "No",   "NO",   "on",
+      "On",    "ON",    "off",  "Off",  "OFF",  "y",    "Y",    "n",    "N"};
   if (kWords.count(s)) return true;
   char* end = nullptr;
   std::strtod(s.c_str(), &end);
@@ -135,9 +134,15 @@ void Emit(YAML::Emitter& e, const json& j) {
       e << s;
       break;
     }
-    case json::value_t::boolean: e << (j.get<bool>() ? "true" : "false"); break;
-    case json::value_t::null: e << YAML::Null; break;
-    default: e << j.dump(); break;  // numbers: JSON's text is valid YAML
+    case json::value_t::boolean:
+      e << (j.get<bool>() ? "true" : "false");
+      break;
+    case json::value_t::null:
+      e << YAML::Null;
+      break;
+    default:
+      e << j.dump();
+      break;  // numbers: JSON's text is valid YAML
   }
 }
 

@@ -2,10 +2,9 @@
 // under the user's kubelet.config.k8s.io/v1beta1 document.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "app/config/types.h"
 #include "app/util/status.h"

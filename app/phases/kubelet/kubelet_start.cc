@@ -1,10 +1,10 @@
 // kubelet-start: kubeadm-flags.env, config.yaml, the unit files, and systemd.
 #include "app/phases/kubelet/kubelet_start.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-
-#include <fmt/format.h>
 
 #include "app/phases/kubelet/kubeadm_flags.h"
 #include "app/phases/kubelet/kubelet_config.h"
@@ -43,11 +43,11 @@ Status WriteFlagsEnv(util::Host& host, util::Printer& out, const KubeletStartInp
 }
 
 Status WriteConfigYaml(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
-  auto doc = BuildKubeletConfiguration({.cluster = in.cluster,
-                                        .user = in.kubelet_config,
-                                        .static_pod_path = in.manifest_dir,
-                                        .systemd_resolv_conf =
-                                            host.fs.Exists(std::string(kSystemdResolvConf))});
+  auto doc = BuildKubeletConfiguration(
+      {.cluster = in.cluster,
+       .user = in.kubelet_config,
+       .static_pod_path = in.manifest_dir,
+       .systemd_resolv_conf = host.fs.Exists(std::string(kSystemdResolvConf))});
   if (!doc) return doc.error();
   auto yaml = RenderYaml(*doc);
   if (!yaml) return yaml.error();

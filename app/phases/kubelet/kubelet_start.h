@@ -2,9 +2,8 @@
 // (re)start it. Knows nothing of the workflow engine.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/config/types.h"
 #include "app/util/host.h"
@@ -24,7 +23,8 @@ struct KubeletStartInput {
 
 // Writes <kubelet_dir>/kubeadm-flags.env and <kubelet_dir>/config.yaml (0644, the directory 0700
 // when created) and the unit files (kubelet_unit_files.h), printing kubeadm's
-// "[kubelet-start] Writing ..." lines. Rewrites them every run; the same input gives the same bytes.
+// "[kubelet-start] Writing ..." lines. Rewrites them every run; the same input gives the same
+// bytes.
 Status WriteKubeletFiles(util::Host& host, util::Printer& out, const KubeletStartInput& in);
 
 // Stops the kubelet so it does not read half-written files; a kubelet that is not loaded is fine.

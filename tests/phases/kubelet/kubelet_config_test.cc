@@ -9,8 +9,7 @@ namespace {
 
 using nlohmann::json;
 
-json Build(const json& user, bool resolved = false,
-           const std::string& subnet = "10.96.0.0/12") {
+json Build(const json& user, bool resolved = false, const std::string& subnet = "10.96.0.0/12") {
   config::ClusterConfiguration cluster;
   cluster.networking.service_subnet = subnet;
   cluster.networking.dns_domain = "example.local";

@@ -1,9 +1,9 @@
 // Tests for the kubelet-start phase: files, modes, printed lines and the systemd call order.
 #include "app/phases/kubelet/kubelet_start_phase.h"
 
-#include <sstream>
-
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 #include "app/util/clock.h"
 #include "app/util/file_system_real.h"
@@ -42,7 +42,7 @@ TEST_F(KubeletStartPhaseTest, Describes) {
   EXPECT_EQ(p.name, "kubelet-start");
   EXPECT_EQ(p.description, "Write kubelet settings and (re)start the kubelet");
   EXPECT_EQ(p.inherit_flags, (std::vector<std::string>{"config", "cri-socket", "node-name",
-                                                        "patches", "dry-run", "rootfs"}));
+                                                       "patches", "dry-run", "rootfs"}));
 }
 
 TEST_F(KubeletStartPhaseTest, StopsWritesThenReloadsEnablesStarts) {
@@ -97,10 +97,9 @@ TEST_F(KubeletStartPhaseTest, StartFailureKeepsSystemdsMessage) {
 TEST_F(KubeletStartPhaseTest, FilesAreByteStableOnRerun) {
   data_.cfg.component_configs.kubelet = {{"maxPods", 42}};
   ASSERT_TRUE(Run().ok());
-  std::vector<std::string> paths = {"/var/lib/kubelet/kubeadm-flags.env",
-                                    "/var/lib/kubelet/config.yaml",
-                                    "/etc/systemd/system/kubelet.service.d/10-kkadm.conf",
-                                    "/etc/systemd/system/kubelet.service"};
+  std::vector<std::string> paths = {
+      "/var/lib/kubelet/kubeadm-flags.env", "/var/lib/kubelet/config.yaml",
+      "/etc/systemd/system/kubelet.service.d/10-kkadm.conf", "/etc/systemd/system/kubelet.service"};
   std::vector<std::string> first;
   for (const auto& p : paths) first.push_back(Read(p));
   ASSERT_TRUE(Run().ok());
@@ -111,12 +110,14 @@ TEST_F(KubeletStartPhaseTest, FilesAreByteStableOnRerun) {
 TEST_F(KubeletStartPhaseTest, HonoursKubeletPathResolvConfAndNodeName) {
   machine_.binaries["kubelet"] = "/opt/bin/kubelet";
   machine_.hostname = "Node-1";  // kubeadm compares with the lower-cased hostname
-  ASSERT_TRUE(fs_.WriteFile("/run/systemd/resolve/resolv.conf", "nameserver 192.0.2.1\n", 0644).ok());
+  ASSERT_TRUE(
+      fs_.WriteFile("/run/systemd/resolve/resolv.conf", "nameserver 192.0.2.1\n", 0644).ok());
   ASSERT_TRUE(Run().ok());
   EXPECT_EQ(Read("/var/lib/kubelet/kubeadm-flags.env").find("hostname-override"),
             std::string::npos);
-  EXPECT_NE(Read("/var/lib/kubelet/config.yaml").find("resolvConf: /run/systemd/resolve/resolv.conf"),
-            std::string::npos);
+  EXPECT_NE(
+      Read("/var/lib/kubelet/config.yaml").find("resolvConf: /run/systemd/resolve/resolv.conf"),
+      std::string::npos);
   EXPECT_NE(Read("/etc/systemd/system/kubelet.service.d/10-kkadm.conf")
                 .find("ExecStart=/opt/bin/kubelet $KUBELET_KUBECONFIG_ARGS"),
             std::string::npos);

@@ -11,25 +11,25 @@ namespace {
 
 TEST(KubeletUnitFilesTest, DropInHasKubeadmLines) {
   std::string d = RenderKubeletDropIn({});
-  for (const char* line : {
-           "[Service]\n",
-           "Environment=\"KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/"
-           "bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf\"\n",
-           "Environment=\"KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml\"\n",
-           "EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env\n",
-           "EnvironmentFile=-/etc/default/kubelet\n",
-           "ExecStart=\nExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS "
-           "$KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS\n"}) {
+  for (const char* line :
+       {"[Service]\n",
+        "Environment=\"KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/"
+        "bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf\"\n",
+        "Environment=\"KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml\"\n",
+        "EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env\n",
+        "EnvironmentFile=-/etc/default/kubelet\n",
+        "ExecStart=\nExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS "
+        "$KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS\n"}) {
     EXPECT_NE(d.find(line), std::string::npos) << "missing: " << line << "\nin:\n" << d;
   }
 }
 
 TEST(KubeletUnitFilesTest, BaseUnit) {
   std::string u = RenderKubeletBaseUnit("/usr/bin/kubelet");
-  for (const char* line : {"Description=kubelet: The Kubernetes Node Agent\n",
-                           "Wants=network-online.target\n", "ExecStart=/usr/bin/kubelet\n",
-                           "Restart=always\n", "RestartSec=10\n", "[Install]\n",
-                           "WantedBy=multi-user.target\n"}) {
+  for (const char* line :
+       {"Description=kubelet: The Kubernetes Node Agent\n", "Wants=network-online.target\n",
+        "ExecStart=/usr/bin/kubelet\n", "Restart=always\n", "RestartSec=10\n", "[Install]\n",
+        "WantedBy=multi-user.target\n"}) {
     EXPECT_NE(u.find(line), std::string::npos) << "missing: " << line;
   }
 }
