@@ -61,17 +61,21 @@ std::string Shell(const std::string& command) {
   return out;
 }
 
-pid_t ChildOf(pid_t parent) {
+// The systemd process whose parent is `parent` (sd_boot.sh's unshare), or 0. The name is checked:
+// before it execs unshare, sd_boot.sh's bash has short-lived children of its own.
+pid_t SystemdChildOf(pid_t parent) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator("/proc", ec)) {
     std::string stat = ReadText(entry.path().string() + "/stat");
+    auto open = stat.find('(');
     auto close = stat.rfind(')');
-    if (close == std::string::npos) continue;
+    if (open == std::string::npos || close == std::string::npos) continue;
     std::istringstream rest(stat.substr(close + 2));
     char state = 0;
     pid_t ppid = 0;
     rest >> state >> ppid;
-    if (ppid == parent) return static_cast<pid_t>(std::stol(entry.path().filename().string()));
+    if (ppid != parent || stat.substr(open + 1, close - open - 1) != "systemd") continue;
+    return static_cast<pid_t>(std::stol(entry.path().filename().string()));
   }
   return 0;
 }
@@ -97,7 +101,7 @@ class SystemdInstance {
     if (rc != 0) return Fail(why, "spawning sd_boot.sh failed");
     for (int i = 0; i < 100; ++i) {
       std::this_thread::sleep_for(milliseconds(100));
-      if (systemd_pid_ == 0) systemd_pid_ = ChildOf(boot_pid_);
+      if (systemd_pid_ == 0) systemd_pid_ = SystemdChildOf(boot_pid_);
       if (systemd_pid_ != 0 && fs::exists(base_ + "/run/dbus/system_bus_socket")) {
         SystemdInitSystem probe(BusAddress());
         auto up = probe.IsActive("basic.target");
@@ -127,17 +131,26 @@ class SystemdInstance {
     return false;
   }
 
+  // SIGRTMIN+3 asks systemd to halt; when PID 1 exits, unshare (boot_pid_) exits too.
   void Halt() {
     if (boot_pid_ == 0) return;
+    if (systemd_pid_ == 0) systemd_pid_ = SystemdChildOf(boot_pid_);
     if (systemd_pid_ != 0) ::kill(systemd_pid_, SIGRTMIN + 3);
-    for (int i = 0; i < 150; ++i) {
-      if (::waitpid(boot_pid_, nullptr, WNOHANG) == boot_pid_) return;
-      std::this_thread::sleep_for(milliseconds(100));
-    }
-    // Killing PID 1 of the namespace takes every process in it along.
+    if (WaitForBoot(milliseconds(15000))) return;
+    // Killing PID 1 of the namespace takes every process in it along; unshare goes last, since
+    // killing it first would orphan systemd.
     if (systemd_pid_ != 0) ::kill(systemd_pid_, SIGKILL);
+    if (WaitForBoot(milliseconds(5000))) return;
     ::kill(boot_pid_, SIGKILL);
     ::waitpid(boot_pid_, nullptr, 0);
+  }
+
+  bool WaitForBoot(milliseconds timeout) {
+    for (auto waited = milliseconds(0); waited < timeout; waited += milliseconds(100)) {
+      if (::waitpid(boot_pid_, nullptr, WNOHANG) == boot_pid_) return true;
+      std::this_thread::sleep_for(milliseconds(100));
+    }
+    return false;
   }
 
   // Deepest first: a cgroup directory can only go once its children are gone.
