@@ -88,7 +88,7 @@ bool IsEnabledState(const std::string& state) {
 
 // Dispatches bus messages until JobRemoved for wait.path arrives or `timeout` passes.
 Status WaitForJob(sd_bus* bus, const JobWait& wait, std::chrono::milliseconds timeout,
-                  const std::string& what) {
+                  const std::string& what, const std::string& unit) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!wait.done) {
     int r = sd_bus_process(bus, nullptr);
@@ -105,7 +105,9 @@ Status WaitForJob(sd_bus* bus, const JobWait& wait, std::chrono::milliseconds ti
   }
   if (wait.result != "done") {
     return FailedPrecondition(
-        fmt::format("{}: job {} finished with result \"{}\"", what, wait.path, wait.result));
+        fmt::format("{}: job {} finished with result \"{}\" (see \"systemctl status {}\" and "
+                    "\"journalctl -xeu {}\")",
+                    what, wait.path, wait.result, unit, unit));
   }
   return Status();
 }
@@ -172,7 +174,7 @@ Status SystemdInitSystem::RunJob(const char* method, const std::string& unit) {
   r = sd_bus_message_read(reply.get(), "o", &job);
   if (r < 0) return Internal(fmt::format("{} {}: bad reply: {}", method, unit, std::strerror(-r)));
   wait.path = job;
-  return WaitForJob(bus_, wait, job_timeout_, fmt::format("{} {}", method, unit));
+  return WaitForJob(bus_, wait, job_timeout_, fmt::format("{} {}", method, unit), unit);
 }
 
 Status SystemdInitSystem::Start(const std::string& unit) { return RunJob("StartUnit", unit); }
