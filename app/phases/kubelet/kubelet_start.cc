@@ -1,0 +1,94 @@
+// kubelet-start: kubeadm-flags.env, config.yaml, the unit files, and systemd.
+#include "app/phases/kubelet/kubelet_start.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "app/phases/kubelet/kubeadm_flags.h"
+#include "app/phases/kubelet/kubelet_config.h"
+#include "app/phases/kubelet/kubelet_unit_files.h"
+
+namespace kkadm::phases {
+namespace {
+
+constexpr const char* kPrefix = "kubelet-start";
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// An unreachable systemd gets one clear message; other failures keep theirs, with context.
+Status SystemdFailure(const Status& s, const std::string& doing) {
+  if (s.ok()) return s;
+  if (s.code() == StatusCode::kUnavailable) {
+    return Unavailable(fmt::format(
+        "kubelet-start: cannot reach systemd over D-Bus ({}); kkadm needs systemd to manage the "
+        "kubelet",
+        s.message()));
+  }
+  return s.Wrap(doing);
+}
+
+Status WriteFlagsEnv(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
+  std::string hostname = Lower(host.machine.Hostname());
+  auto base = KubeletBaseFlags(in.node, in.cluster.image_repository, hostname, in.register_taints);
+  std::string content = RenderKubeadmFlagsEnv(ArgumentsToCommand(base, in.node.kubelet_extra_args));
+  out.Line(kPrefix, fmt::format("Writing kubelet environment file with flags to file \"{}/{}\"",
+                                in.kubelet_dir, kKubeadmFlagsEnvName));
+  return WriteKubeletDirFile(host.fs, in.kubelet_dir, kKubeadmFlagsEnvName, content);
+}
+
+Status WriteConfigYaml(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
+  auto doc = BuildKubeletConfiguration(
+      {.cluster = in.cluster,
+       .user = in.kubelet_config,
+       .static_pod_path = in.manifest_dir,
+       .systemd_resolv_conf = host.fs.Exists(std::string(kSystemdResolvConf))});
+  if (!doc) return doc.error();
+  auto yaml = RenderYaml(*doc);
+  if (!yaml) return yaml.error();
+  out.Line(kPrefix, fmt::format("Writing kubelet configuration to file \"{}/{}\"", in.kubelet_dir,
+                                kKubeletConfigName));
+  return WriteKubeletDirFile(host.fs, in.kubelet_dir, kKubeletConfigName, *yaml);
+}
+
+}  // namespace
+
+Status WriteKubeletFiles(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
+  KKADM_RETURN_IF_ERROR(WriteFlagsEnv(host, out, in));
+  KKADM_RETURN_IF_ERROR(WriteConfigYaml(host, out, in));
+  KubeletUnitPaths paths{.kubelet_binary = std::string(kDefaultKubeletBinary),
+                         .kubelet_dir = in.kubelet_dir,
+                         .kubeconfig_dir = in.kubeconfig_dir};
+  // The unit runs the kubelet this machine has; kubeadm's packages put it in /usr/bin.
+  if (auto found = host.machine.LookPath("kubelet"); found && found->rfind('/', 0) == 0) {
+    paths.kubelet_binary = *found;
+  }
+  return WriteKubeletUnitFiles(host.fs, paths);
+}
+
+Status StopKubelet(util::InitSystem& init) {
+  Status s = init.Stop(std::string(kKubeletUnit));
+  if (s.code() == StatusCode::kNotFound) return Status();
+  return SystemdFailure(s, "stopping the kubelet");
+}
+
+Status StartKubelet(util::InitSystem& init, util::Printer& out) {
+  std::string unit(kKubeletUnit);
+  KKADM_RETURN_IF_ERROR(SystemdFailure(init.DaemonReload(), "reloading systemd"));
+  KKADM_RETURN_IF_ERROR(SystemdFailure(init.Enable(unit), "enabling the kubelet"));
+  out.Line(kPrefix, "Starting the kubelet");
+  return SystemdFailure(init.Start(unit), "starting the kubelet");
+}
+
+Status RunKubeletStart(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
+  KKADM_RETURN_IF_ERROR(StopKubelet(host.init));
+  KKADM_RETURN_IF_ERROR(WriteKubeletFiles(host, out, in));
+  return StartKubelet(host.init, out);
+}
+
+}  // namespace kkadm::phases

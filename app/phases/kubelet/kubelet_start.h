@@ -1,0 +1,41 @@
+// kubelet-start's work, shared by init and join: write the kubelet's settings, then have systemd
+// (re)start it. Knows nothing of the workflow engine.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "app/config/types.h"
+#include "app/util/host.h"
+#include "app/util/printer.h"
+
+namespace kkadm::phases {
+
+struct KubeletStartInput {
+  const config::ClusterConfiguration& cluster;
+  const config::NodeRegistration& node;
+  const nlohmann::json& kubelet_config;  // the user's KubeletConfiguration, or null
+  std::string kubelet_dir = "/var/lib/kubelet";
+  std::string kubeconfig_dir = "/etc/kubernetes";
+  std::string manifest_dir = "/etc/kubernetes/manifests";
+  bool register_taints = false;  // join workers pass their taints as --register-with-taints
+};
+
+// Writes <kubelet_dir>/kubeadm-flags.env and <kubelet_dir>/config.yaml (0644, the directory 0700
+// when created) and the unit files (kubelet_unit_files.h), printing kubeadm's
+// "[kubelet-start] Writing ..." lines. Rewrites them every run; the same input gives the same
+// bytes.
+Status WriteKubeletFiles(util::Host& host, util::Printer& out, const KubeletStartInput& in);
+
+// Stops the kubelet so it does not read half-written files; a kubelet that is not loaded is fine.
+Status StopKubelet(util::InitSystem& init);
+
+// daemon-reload, enable and start kubelet.service, printing "[kubelet-start] Starting the kubelet".
+Status StartKubelet(util::InitSystem& init, util::Printer& out);
+
+// The whole of kubelet-start in kubeadm's order: stop, write files, reload, enable, start. When
+// systemd cannot be reached the error is kUnavailable "kubelet-start: cannot reach systemd over
+// D-Bus (<cause>); kkadm needs systemd to manage the kubelet".
+Status RunKubeletStart(util::Host& host, util::Printer& out, const KubeletStartInput& in);
+
+}  // namespace kkadm::phases

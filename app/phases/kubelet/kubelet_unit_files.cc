@@ -1,0 +1,80 @@
+// kubelet.service and its kkadm drop-in.
+#include "app/phases/kubelet/kubelet_unit_files.h"
+
+#include <fmt/format.h>
+
+namespace kkadm::phases {
+namespace {
+
+// First line of the base unit; a kubelet.service starting with it is kkadm's to rewrite.
+constexpr std::string_view kBaseUnitMarker = "# kubelet.service written by kkadm";
+
+bool HasPackagedUnit(const util::FileSystem& fs) {
+  return fs.Exists("/lib/systemd/system/kubelet.service") ||
+         fs.Exists("/usr/lib/systemd/system/kubelet.service");
+}
+
+Result<bool> BaseUnitIsOurs(const util::FileSystem& fs) {
+  std::string path(kKubeletBaseUnitPath);
+  auto existing = fs.ReadFile(path);
+  if (!existing) {
+    if (existing.error().code() == StatusCode::kNotFound) return true;
+    return existing.error().Wrap("reading " + path);
+  }
+  return existing->rfind(kBaseUnitMarker, 0) == 0;
+}
+
+}  // namespace
+
+std::string RenderKubeletDropIn(const KubeletUnitPaths& p) {
+  return fmt::format(
+      "# Written by kkadm: how systemd runs the kubelet of a kkadm node.\n"
+      "[Service]\n"
+      "Environment=\"KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig={1}/bootstrap-kubelet.conf "
+      "--kubeconfig={1}/kubelet.conf\"\n"
+      "Environment=\"KUBELET_CONFIG_ARGS=--config={2}/config.yaml\"\n"
+      "# Written by \"kkadm init\" and \"kkadm join\": KUBELET_KUBEADM_ARGS.\n"
+      "EnvironmentFile=-{2}/kubeadm-flags.env\n"
+      "# The user's last-resort overrides: KUBELET_EXTRA_ARGS.\n"
+      "EnvironmentFile=-/etc/default/kubelet\n"
+      "ExecStart=\n"
+      "ExecStart={0} $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS "
+      "$KUBELET_EXTRA_ARGS\n",
+      p.kubelet_binary, p.kubeconfig_dir, p.kubelet_dir);
+}
+
+std::string RenderKubeletBaseUnit(const std::string& kubelet_binary) {
+  return fmt::format(
+      "{}: the node has no kubelet package unit.\n"
+      "[Unit]\n"
+      "Description=kubelet: The Kubernetes Node Agent\n"
+      "Documentation=https://kubernetes.io/docs/\n"
+      "Wants=network-online.target\n"
+      "After=network-online.target\n"
+      "\n"
+      "[Service]\n"
+      "ExecStart={}\n"
+      "Restart=always\n"
+      "StartLimitInterval=0\n"
+      "RestartSec=10\n"
+      "\n"
+      "[Install]\n"
+      "WantedBy=multi-user.target\n",
+      kBaseUnitMarker, kubelet_binary);
+}
+
+Status WriteKubeletUnitFiles(util::FileSystem& fs, const KubeletUnitPaths& paths) {
+  if (!HasPackagedUnit(fs)) {
+    auto ours = BaseUnitIsOurs(fs);
+    if (!ours) return ours.error();
+    if (*ours) {
+      std::string path(kKubeletBaseUnitPath);
+      KKADM_RETURN_IF_ERROR(fs.WriteFile(path, RenderKubeletBaseUnit(paths.kubelet_binary), 0644)
+                                .Wrap("writing " + path));
+    }
+  }
+  std::string drop_in(kKubeletDropInPath);
+  return fs.WriteFile(drop_in, RenderKubeletDropIn(paths), 0644).Wrap("writing " + drop_in);
+}
+
+}  // namespace kkadm::phases

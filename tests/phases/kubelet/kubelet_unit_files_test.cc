@@ -1,0 +1,77 @@
+// Tests for kubelet.service and the kkadm drop-in.
+#include "app/phases/kubelet/kubelet_unit_files.h"
+
+#include <gtest/gtest.h>
+
+#include "app/util/file_system_real.h"
+#include "tests/fakes/temp_dir.h"
+
+namespace kkadm::phases {
+namespace {
+
+TEST(KubeletUnitFilesTest, DropInHasKubeadmLines) {
+  std::string d = RenderKubeletDropIn({});
+  for (const char* line :
+       {"[Service]\n",
+        "Environment=\"KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/"
+        "bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf\"\n",
+        "Environment=\"KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml\"\n",
+        "EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env\n",
+        "EnvironmentFile=-/etc/default/kubelet\n",
+        "ExecStart=\nExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS "
+        "$KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS\n"}) {
+    EXPECT_NE(d.find(line), std::string::npos) << "missing: " << line << "\nin:\n" << d;
+  }
+}
+
+TEST(KubeletUnitFilesTest, BaseUnit) {
+  std::string u = RenderKubeletBaseUnit("/usr/bin/kubelet");
+  for (const char* line :
+       {"Description=kubelet: The Kubernetes Node Agent\n", "Wants=network-online.target\n",
+        "ExecStart=/usr/bin/kubelet\n", "Restart=always\n", "RestartSec=10\n", "[Install]\n",
+        "WantedBy=multi-user.target\n"}) {
+    EXPECT_NE(u.find(line), std::string::npos) << "missing: " << line;
+  }
+}
+
+TEST(KubeletUnitFilesTest, WritesBaseUnitOnlyWithoutPackagedOne) {
+  testing::TempDir tmp;
+  util::RealFileSystem fs(tmp.path());
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).ok());
+  EXPECT_EQ(fs.Stat(std::string(kKubeletBaseUnitPath))->mode, 0644u);
+  EXPECT_EQ(fs.Stat(std::string(kKubeletDropInPath))->mode, 0644u);
+
+  testing::TempDir packaged;
+  util::RealFileSystem pfs(packaged.path());
+  ASSERT_TRUE(pfs.WriteFile("/lib/systemd/system/kubelet.service", "[Service]\n", 0644).ok());
+  ASSERT_TRUE(WriteKubeletUnitFiles(pfs, {}).ok());
+  EXPECT_FALSE(pfs.Exists(std::string(kKubeletBaseUnitPath)));
+  EXPECT_TRUE(pfs.Exists(std::string(kKubeletDropInPath)));
+}
+
+TEST(KubeletUnitFilesTest, LeavesSomeoneElsesUnitInEtcAlone) {
+  testing::TempDir tmp;
+  util::RealFileSystem fs(tmp.path());
+  std::string path(kKubeletBaseUnitPath);
+  ASSERT_TRUE(fs.WriteFile(path, "[Service]\nExecStart=/opt/kubelet\n", 0644).ok());
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).ok());
+  EXPECT_EQ(*fs.ReadFile(path), "[Service]\nExecStart=/opt/kubelet\n");
+}
+
+TEST(KubeletUnitFilesTest, RewritesItsOwnUnitAndIsByteStable) {
+  testing::TempDir tmp;
+  util::RealFileSystem fs(tmp.path());
+  KubeletUnitPaths old_paths;
+  old_paths.kubelet_binary = "/opt/old/kubelet";
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, old_paths).ok());
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).ok());
+  std::string unit = *fs.ReadFile(std::string(kKubeletBaseUnitPath));
+  std::string drop_in = *fs.ReadFile(std::string(kKubeletDropInPath));
+  EXPECT_EQ(unit, RenderKubeletBaseUnit("/usr/bin/kubelet"));
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).ok());
+  EXPECT_EQ(*fs.ReadFile(std::string(kKubeletBaseUnitPath)), unit);
+  EXPECT_EQ(*fs.ReadFile(std::string(kKubeletDropInPath)), drop_in);
+}
+
+}  // namespace
+}  // namespace kkadm::phases
