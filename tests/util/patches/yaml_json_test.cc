@@ -1,0 +1,75 @@
+#include "app/util/patches/yaml_json.h"
+
+#include <gtest/gtest.h>
+
+namespace kkadm::util::patches {
+namespace {
+
+using nlohmann::json;
+
+TEST(YamlJsonTest, ResolvesPlainScalarsAndKeepsQuotedStrings) {
+  auto docs = YamlDocumentsToJson(R"(
+int: 42
+neg: -7
+hex: 0x1F
+octal: 0o17
+float: 1.5
+exp: 1e3
+t: true
+f: False
+n: null
+tilde: ~
+empty:
+quoted: "42"
+single: 'true'
+tagged: !!str 12
+text: hello world
+version: v1.32.0
+port: "6443"
+)");
+  ASSERT_TRUE(docs.has_value()) << docs.status().ToString();
+  ASSERT_EQ(docs->size(), 1u);
+  const json& d = (*docs)[0];
+  EXPECT_EQ(d["int"], 42);
+  EXPECT_TRUE(d["int"].is_number_integer());
+  EXPECT_EQ(d["neg"], -7);
+  EXPECT_EQ(d["hex"], 31);
+  EXPECT_EQ(d["octal"], 15);
+  EXPECT_EQ(d["float"], 1.5);
+  EXPECT_EQ(d["exp"], 1000.0);
+  EXPECT_EQ(d["t"], true);
+  EXPECT_EQ(d["f"], false);
+  EXPECT_TRUE(d["n"].is_null());
+  EXPECT_TRUE(d["tilde"].is_null());
+  EXPECT_TRUE(d["empty"].is_null());
+  EXPECT_EQ(d["quoted"], "42");
+  EXPECT_EQ(d["single"], "true");
+  EXPECT_EQ(d["tagged"], "12");
+  EXPECT_EQ(d["text"], "hello world");
+  EXPECT_EQ(d["version"], "v1.32.0");
+  EXPECT_EQ(d["port"], "6443");
+}
+
+TEST(YamlJsonTest, SplitsDocumentsAndSkipsEmptyOnes) {
+  auto docs = YamlDocumentsToJson("---\na: 1\n---\n# nothing here\n---\n[1, {b: [x]}]\n");
+  ASSERT_TRUE(docs.has_value());
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ((*docs)[0], json::parse(R"({"a":1})"));
+  EXPECT_EQ((*docs)[1], json::parse(R"([1,{"b":["x"]}])"));
+}
+
+TEST(YamlJsonTest, JsonIsYaml) {
+  auto docs = YamlDocumentsToJson(R"({"op": "add", "path": "/a", "value": [1, "2", null, 3.25]})");
+  ASSERT_TRUE(docs.has_value());
+  EXPECT_EQ((*docs)[0], json::parse(R"({"op":"add","path":"/a","value":[1,"2",null,3.25]})"));
+}
+
+TEST(YamlJsonTest, ReportsSyntaxErrorPosition) {
+  EXPECT_EQ(YamlDocumentsToJson("a: b\n  c: d\n").status().ToString(),
+            "line 2, column 4: illegal map value");
+  EXPECT_EQ(YamlDocumentsToJson("a: .inf\n").status().ToString(),
+            "value .inf cannot be represented in JSON");
+}
+
+}  // namespace
+}  // namespace kkadm::util::patches
