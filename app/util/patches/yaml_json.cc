@@ -4,8 +4,11 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <regex>
+#include <set>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -15,40 +18,46 @@ namespace {
 
 using nlohmann::json;
 
-bool IsNullScalar(const std::string& s) {
-  return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+// kubeadm reads patch files with sigs.k8s.io/yaml, i.e. goyaml.v2, which resolves plain scalars
+// by YAML 1.1 rules: yes/no/on/off/y/n are booleans, 0755 is octal, 1_000 is 1000. kkadm resolves
+// them the same way so a patch means what it means to kubeadm.
+std::optional<json> ResolveWord(const std::string& s) {
+  static const std::set<std::string> kTrue = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE",
+                                              "on", "On", "ON"};
+  static const std::set<std::string> kFalse = {"n", "N", "no", "No", "NO", "false", "False", "FALSE",
+                                               "off", "Off", "OFF"};
+  static const std::set<std::string> kNull = {"", "~", "null", "Null", "NULL"};
+  if (kTrue.contains(s)) return json(true);
+  if (kFalse.contains(s)) return json(false);
+  if (kNull.contains(s)) return json(nullptr);
+  return std::nullopt;
 }
 
-// An integer in YAML 1.2 core form, or nothing.
-std::optional<json> ParseInteger(const std::string& s) {
-  static const std::regex kDecimal("[-+]?[0-9]+");
-  static const std::regex kHex("0x[0-9a-fA-F]+");
-  static const std::regex kOctal("0o[0-7]+");
+// Go's strconv.ParseInt(s, 0, 64), then ParseUint: optional sign, 0x/0o/0b prefixes, a leading 0
+// for octal.
+std::optional<json> ParseGoInteger(std::string_view s) {
+  bool negative = !s.empty() && s[0] == '-';
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
   int base = 10;
-  std::string digits = s;
-  if (std::regex_match(s, kHex)) {
-    base = 16;
-    digits = s.substr(2);
-  } else if (std::regex_match(s, kOctal)) {
+  if (s.size() > 2 && s[0] == '0' && std::string_view("xXoObB").find(s[1]) != std::string_view::npos) {
+    base = (s[1] == 'x' || s[1] == 'X') ? 16 : (s[1] == 'o' || s[1] == 'O') ? 8 : 2;
+    s.remove_prefix(2);
+  } else if (s.size() > 1 && s[0] == '0') {
     base = 8;
-    digits = s.substr(2);
-  } else if (!std::regex_match(s, kDecimal)) {
-    return std::nullopt;
+    s.remove_prefix(1);
   }
+  if (s.empty() || s[0] == '-' || s[0] == '+') return std::nullopt;
+  std::string digits(s);
   errno = 0;
   char* end = nullptr;
-  if (digits[0] != '-') {
-    unsigned long long u = std::strtoull(digits.c_str(), &end, base);
-    if (errno == 0 && *end == '\0') {
-      if (u <= static_cast<unsigned long long>(INT64_MAX)) return json(static_cast<std::int64_t>(u));
-      return json(static_cast<std::uint64_t>(u));
-    }
-  } else {
-    long long v = std::strtoll(digits.c_str(), &end, base);
-    if (errno == 0 && *end == '\0') return json(static_cast<std::int64_t>(v));
+  unsigned long long u = std::strtoull(digits.c_str(), &end, base);
+  if (errno != 0 || *end != '\0') return std::nullopt;
+  if (!negative) {
+    if (u <= static_cast<unsigned long long>(INT64_MAX)) return json(static_cast<std::int64_t>(u));
+    return json(static_cast<std::uint64_t>(u));
   }
-  // Out of the 64-bit range: keep the precision a float gives, as Go's float64 does.
-  return json(std::strtod(digits.c_str(), nullptr));
+  if (u > static_cast<unsigned long long>(INT64_MAX) + 1) return std::nullopt;
+  return json(static_cast<std::int64_t>(0 - u));
 }
 
 std::optional<json> ParseFloat(const std::string& s) {
@@ -58,15 +67,21 @@ std::optional<json> ParseFloat(const std::string& s) {
 }
 
 Result<json> ResolvePlainScalar(const std::string& s) {
-  if (IsNullScalar(s)) return json(nullptr);
-  if (s == "true" || s == "True" || s == "TRUE") return json(true);
-  if (s == "false" || s == "False" || s == "FALSE") return json(false);
-  if (auto i = ParseInteger(s)) return *i;
-  if (auto f = ParseFloat(s)) return *f;
+  if (std::optional<json> word = ResolveWord(s)) return *word;
   static const std::regex kSpecialFloat("[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
   if (std::regex_match(s, kSpecialFloat)) {
     return InvalidArgument(fmt::format("value {} cannot be represented in JSON", s));
   }
+  // Only scalars starting like a number are numbers (goyaml.v2's hint table).
+  if (std::string_view("+-.0123456789").find(s[0]) == std::string_view::npos) return json(s);
+  std::string plain = s;
+  std::erase(plain, '_');
+  if (s[0] != '.') {
+    if (std::optional<json> i = ParseGoInteger(plain)) return *i;
+  } else {
+    plain = s;
+  }
+  if (std::optional<json> f = ParseFloat(plain)) return *f;
   return json(s);
 }
 

@@ -50,6 +50,44 @@ port: "6443"
   EXPECT_EQ(d["port"], "6443");
 }
 
+TEST(YamlJsonTest, ResolvesYaml11ScalarsAsKubeadmsGoyamlV2) {
+  auto docs = YamlDocumentsToJson(R"(
+yes: yes
+on: On
+off: OFF
+y: y
+n: N
+mode: 0755
+big: 1_000
+notoctal: 08
+binary: 0b101
+neghex: -0x10
+plus: +1
+version: 1.2.3
+mixed: 12abc
+dash: -x
+half: .5
+)");
+  ASSERT_TRUE(docs.has_value()) << docs.status().ToString();
+  const json& d = (*docs)[0];
+  EXPECT_EQ(d["yes"], true);
+  EXPECT_EQ(d["on"], true);
+  EXPECT_EQ(d["off"], false);
+  EXPECT_EQ(d["y"], true);
+  EXPECT_EQ(d["n"], false);
+  EXPECT_EQ(d["mode"], 493);
+  EXPECT_EQ(d["big"], 1000);
+  EXPECT_TRUE(d["notoctal"].is_number_float());
+  EXPECT_EQ(d["notoctal"], 8.0);
+  EXPECT_EQ(d["binary"], 5);
+  EXPECT_EQ(d["neghex"], -16);
+  EXPECT_EQ(d["plus"], 1);
+  EXPECT_EQ(d["version"], "1.2.3");
+  EXPECT_EQ(d["mixed"], "12abc");
+  EXPECT_EQ(d["dash"], "-x");
+  EXPECT_EQ(d["half"], 0.5);
+}
+
 TEST(YamlJsonTest, SplitsDocumentsAndSkipsEmptyOnes) {
   auto docs = YamlDocumentsToJson("---\na: 1\n---\n# nothing here\n---\n[1, {b: [x]}]\n");
   ASSERT_TRUE(docs.has_value());
