@@ -1,5 +1,4 @@
 // ReadPatchDirectory: the one place patches touch the host filesystem.
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -42,13 +41,14 @@ Result<PatchSet> ReadPatchDirectory(const std::string& host_dir) {
   if (ec) return Listing(host_dir, ec.message());
   if (!fs::is_directory(st)) return Listing(host_dir, "not a directory");
   std::vector<PatchFile> files;
-  std::vector<std::string> skipped;
   for (fs::recursive_directory_iterator it(host_dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->is_directory(ec)) continue;
+    std::error_code type_ec;
+    if (it->is_directory(type_ec)) continue;
     std::string name = it->path().filename().string();
     if (!HasPatchExtension(name)) {
+      // Not read: LoadPatchSet notes it as ignored, in kubeadm's walk order.
       spdlog::debug("patches: ignoring {}: not a .json or .yaml file", it->path().string());
-      skipped.push_back(name);
+      files.push_back(PatchFile{.name = it->path().string(), .content = ""});
       continue;
     }
     Result<std::string> content = ReadWholeFile(it->path());
@@ -56,15 +56,7 @@ Result<PatchSet> ReadPatchDirectory(const std::string& host_dir) {
     files.push_back(PatchFile{.name = it->path().string(), .content = std::move(*content)});
   }
   if (ec) return Listing(host_dir, ec.message());
-  Result<PatchSet> set = LoadPatchSet(files);
-  if (!set) return set;
-  std::sort(skipped.begin(), skipped.end());
-  for (const std::string& name : skipped) {
-    set->notes.push_back(fmt::format(
-        "[patches] Ignoring file \"{}\": the file extension must be one of [json yaml]", name));
-    set->ignored.push_back(name);
-  }
-  return set;
+  return LoadPatchSet(files, LoadOptions{.skip_unsupported_extensions = true});
 }
 
 }  // namespace kkadm::util::patches

@@ -127,7 +127,7 @@ Result<PatchFileName> ParsePatchFileName(std::string_view base_name) {
   return out;
 }
 
-Result<PatchSet> LoadPatchSet(const std::vector<PatchFile>& files) {
+Result<PatchSet> LoadPatchSet(const std::vector<PatchFile>& files, LoadOptions options) {
   std::vector<const PatchFile*> sorted;
   for (const PatchFile& f : files) sorted.push_back(&f);
   std::stable_sort(sorted.begin(), sorted.end(), [](const PatchFile* a, const PatchFile* b) {
@@ -136,6 +136,12 @@ Result<PatchSet> LoadPatchSet(const std::vector<PatchFile>& files) {
   PatchSet set;
   for (const PatchFile* file : sorted) {
     std::string base = BaseName(file->name);
+    if (options.skip_unsupported_extensions && !EndsWith(base, kJsonExt) && !EndsWith(base, kYamlExt)) {
+      set.notes.push_back(fmt::format(
+          "[patches] Ignoring file \"{}\": the file extension must be one of [json yaml]", base));
+      set.ignored.push_back(base);
+      continue;
+    }
     Result<PatchFileName> parsed = ParsePatchFileName(base);
     if (!parsed) return parsed.error().Wrap(file->name);
     if (file->content.empty()) {

@@ -64,7 +64,12 @@ struct PatchSet {
 // `patches/etcd+xml.yaml: unknown patch type "xml"; valid types are: json, merge, strategic`,
 // `patches/etcd.yaml: invalid YAML: line 2, column 3: ...`, or a JSON patch that is not a list of
 // operations. Pure: the caller reads the files (see patch_dir.h).
-Result<PatchSet> LoadPatchSet(const std::vector<PatchFile>& files);
+// With `skip_unsupported_extensions` (reading a directory, as kubeadm does), a file not ending in
+// .json/.yaml is noted and ignored instead of being an error.
+struct LoadOptions {
+  bool skip_unsupported_extensions = false;
+};
+Result<PatchSet> LoadPatchSet(const std::vector<PatchFile>& files, LoadOptions options = {});
 
 // kubeadm's lines about reading `path`: `[patches] Reading patches from path "<path>"`, the
 // per-file notes, `[patches] Found the following patch files: [a.yaml b.json]` and

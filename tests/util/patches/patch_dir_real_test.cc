@@ -21,15 +21,22 @@ TEST(ReadPatchDirectoryTest, ReadsPatchFilesRecursivelyAndNotesTheRest) {
   Write(dir.path() + "/sub/etcd+json.json", R"([{"op": "remove", "path": "/spec/x"}])");
   Write(dir.path() + "/README.md", "# patches\n");
   Write(dir.path() + "/etcd.yml", "spec: {}\n");
+  Write(dir.path() + "/corednsdeployment.yaml", "");
   Result<PatchSet> set = ReadPatchDirectory(dir.path());
   ASSERT_TRUE(set.has_value()) << set.status().ToString();
   EXPECT_EQ(set->files, (std::vector<std::string>{"kube-apiserver.yaml", "etcd+json.json"}));
-  EXPECT_EQ(set->ignored, (std::vector<std::string>{"README.md", "etcd.yml"}));
+  EXPECT_EQ(set->ignored, (std::vector<std::string>{"README.md", "corednsdeployment.yaml", "etcd.yml"}));
   ASSERT_EQ(set->by_target.at("etcd").size(), 1u);
   EXPECT_EQ(set->by_target.at("etcd")[0].file, dir.path() + "/sub/etcd+json.json");
-  EXPECT_EQ(set->notes, (std::vector<std::string>{
-                            "[patches] Ignoring file \"README.md\": the file extension must be one of [json yaml]",
-                            "[patches] Ignoring file \"etcd.yml\": the file extension must be one of [json yaml]"}));
+  // kubeadm's lines, in its (alphabetical walk) order.
+  EXPECT_EQ(DescribePatchSet(*set, dir.path()),
+            (std::vector<std::string>{
+                "[patches] Reading patches from path \"" + dir.path() + "\"",
+                "[patches] Ignoring file \"README.md\": the file extension must be one of [json yaml]",
+                "[patches] Ignoring empty file: \"corednsdeployment.yaml\"",
+                "[patches] Ignoring file \"etcd.yml\": the file extension must be one of [json yaml]",
+                "[patches] Found the following patch files: [kube-apiserver.yaml etcd+json.json]",
+                "[patches] Ignored the following files: [README.md corednsdeployment.yaml etcd.yml]"}));
 }
 
 TEST(ReadPatchDirectoryTest, BadFileNamesTheFile) {
