@@ -97,6 +97,18 @@ INSTANTIATE_TEST_SUITE_P(
         OracleCase{"SetElementOrder", "strategic",
                    "spec:\n  $setElementOrder/volumes:\n  - name: k8s-certs\n  - name: ca-certs\n"
                    "  volumes:\n  - name: k8s-certs\n    hostPath: {path: /x}\n"},
+        OracleCase{"RetainKeys", "strategic",
+                   "spec:\n  volumes:\n  - name: k8s-certs\n    $retainKeys: [name, emptyDir]\n"
+                   "    emptyDir: {medium: Memory}\n"},
+        OracleCase{"MapDelete", "strategic",
+                   "spec:\n  securityContext:\n    $patch: delete\n"},
+        OracleCase{"NewInitContainerAndPorts", "strategic",
+                   "spec:\n  initContainers:\n  - name: init\n    image: busybox\n  containers:\n"
+                   "  - name: kube-apiserver\n    ports:\n    - containerPort: 6443\n      protocol: TCP\n"
+                   "    - containerPort: 8443\n"},
+        OracleCase{"ScalarTypeChange", "strategic",
+                   "spec:\n  containers:\n  - name: kube-apiserver\n    livenessProbe:\n"
+                   "      httpGet: {port: https}\n"},
         OracleCase{"MergePatchReplacesLists", "merge",
                    "metadata:\n  labels: {tier: null, extra: yes-please}\nspec:\n  containers:\n"
                    "  - name: only\n    image: x\n"},
