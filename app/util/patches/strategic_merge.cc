@@ -44,10 +44,9 @@ int KindOf(const json& v) {
 
 // Index of the element of `order` matching `item` (by merge key for maps), or -1.
 int IndexOf(const json& order, const json& item, const std::string& key) {
+  auto key_of = [&key](const json& v) { return v.is_object() ? v.value(key, json()) : json(); };
   for (size_t i = 0; i < order.size(); ++i) {
-    if (key.empty() ? order[i] == item : order[i].value(key, json()) == item.value(key, json())) {
-      return static_cast<int>(i);
-    }
+    if (key.empty() ? order[i] == item : key_of(order[i]) == key_of(item)) return static_cast<int>(i);
   }
   return -1;
 }

@@ -92,7 +92,17 @@ Result<json> ScalarToJson(const YAML::Node& node) {
   return json(node.Scalar());  // an application tag: keep the text
 }
 
-Result<json> NodeToJson(const YAML::Node& node) {
+// Aliases let a small file expand into a huge or endless tree ("billion laughs", an alias inside
+// its own anchor): cap the depth and the number of nodes converted.
+struct Budget {
+  int nodes_left = 100'000;  // a control-plane Pod is a few hundred
+};
+constexpr int kMaxDepth = 200;
+
+Result<json> NodeToJson(const YAML::Node& node, int depth, Budget& budget) {
+  if (depth > kMaxDepth || --budget.nodes_left < 0) {
+    return InvalidArgument("document is nested too deeply or expands to too many values");
+  }
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
     case YAML::NodeType::Null:
@@ -102,7 +112,7 @@ Result<json> NodeToJson(const YAML::Node& node) {
     case YAML::NodeType::Sequence: {
       json out = json::array();
       for (const YAML::Node& item : node) {
-        Result<json> v = NodeToJson(item);
+        Result<json> v = NodeToJson(item, depth + 1, budget);
         if (!v) return v.error();
         out.push_back(std::move(*v));
       }
@@ -112,7 +122,7 @@ Result<json> NodeToJson(const YAML::Node& node) {
       json out = json::object();
       for (const auto& kv : node) {
         if (!kv.first.IsScalar()) return InvalidArgument("map keys must be scalars");
-        Result<json> v = NodeToJson(kv.second);
+        Result<json> v = NodeToJson(kv.second, depth + 1, budget);
         if (!v) return v.error();
         out[kv.first.Scalar()] = std::move(*v);
       }
@@ -134,7 +144,8 @@ Result<std::vector<json>> YamlDocumentsToJson(std::string_view text) {
   std::vector<json> out;
   for (const YAML::Node& doc : docs) {
     if (!doc.IsDefined() || doc.IsNull()) continue;
-    Result<json> v = NodeToJson(doc);
+    Budget budget;
+    Result<json> v = NodeToJson(doc, 0, budget);
     if (!v) return v.error();
     out.push_back(std::move(*v));
   }

@@ -109,5 +109,17 @@ TEST(YamlJsonTest, ReportsSyntaxErrorPosition) {
             "value .inf cannot be represented in JSON");
 }
 
+TEST(YamlJsonTest, RefusesExplodingAliases) {
+  std::string text = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'f'; ++c) {
+    std::string prev(1, static_cast<char>(c - 1));
+    text += std::string(1, c) + ": &" + std::string(1, c) + " [*" + prev + ", *" + prev + ", *" + prev +
+            ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" +
+            prev + "]\n";
+  }
+  EXPECT_EQ(YamlDocumentsToJson(text).status().ToString(),
+            "document is nested too deeply or expands to too many values");
+}
+
 }  // namespace
 }  // namespace kkadm::util::patches
