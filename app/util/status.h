@@ -17,6 +17,9 @@ enum class StatusCode {
   kFailedPrecondition, // the machine is not in a state to do this (preflight, wrong CA)
   kUnavailable,        // a service did not answer (API server, etcd, systemd); retrying may help
   kInternal,           // a bug or an unexpected library failure
+  kPermissionDenied,   // the server refused the caller (HTTP 403 Forbidden)
+  kUnauthenticated,    // the server did not know the caller (HTTP 401)
+  kAborted,            // a write lost a race (HTTP 409 Conflict on resourceVersion); retry
 };
 
 class [[nodiscard]] Status {
@@ -59,6 +62,15 @@ inline Status FailedPrecondition(std::string message) {
 }
 inline Status Unavailable(std::string message) {
   return Status(StatusCode::kUnavailable, std::move(message));
+}
+inline Status PermissionDenied(std::string message) {
+  return Status(StatusCode::kPermissionDenied, std::move(message));
+}
+inline Status Unauthenticated(std::string message) {
+  return Status(StatusCode::kUnauthenticated, std::move(message));
+}
+inline Status Aborted(std::string message) {
+  return Status(StatusCode::kAborted, std::move(message));
 }
 inline Status Internal(std::string message) {
   return Status(StatusCode::kInternal, std::move(message));
