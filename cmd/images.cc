@@ -86,9 +86,8 @@ Result<config::ClusterConfiguration> LoadImagesConfig(const ImagesListOptions& o
 
 std::string FormatImages(const std::vector<std::string>& images, const std::string& output) {
   if (output == "json" || output == "yaml") {
-    nlohmann::ordered_json object = {{"kind", "Images"},
-                                     {"apiVersion", "output.kubeadm.k8s.io/v1alpha3"},
-                                     {"images", images}};
+    nlohmann::ordered_json object = {
+        {"kind", "Images"}, {"apiVersion", "output.kubeadm.k8s.io/v1alpha3"}, {"images", images}};
     if (output == "json") return object.dump(4) + "\n";
     return util::ToKubernetesYaml(nlohmann::json(object));
   }
@@ -98,7 +97,8 @@ std::string FormatImages(const std::vector<std::string>& images, const std::stri
 }
 
 void AddImagesCommand(CLI::App& config_cmd, CommandContext& context) {
-  auto* images = config_cmd.add_subcommand("images", "Interact with container images used by kkadm");
+  auto* images =
+      config_cmd.add_subcommand("images", "Interact with container images used by kkadm");
   images->require_subcommand(1);
   auto* list = images->add_subcommand("list", "Print a list of images kkadm will use");
   auto options = std::make_shared<ImagesListOptions>();

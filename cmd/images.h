@@ -1,9 +1,8 @@
 // `kkadm config images list`: the container images kkadm would use.
 #pragma once
 
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <string>
 
 #include "app/config/types.h"
 #include "app/util/status.h"
@@ -13,8 +12,8 @@ namespace kkadm::cmd {
 struct CommandContext;
 
 struct ImagesListOptions {
-  std::string output = "text";   // text | json | yaml
-  std::string config_path;       // --config
+  std::string output = "text";  // text | json | yaml
+  std::string config_path;      // --config
   std::string kubernetes_version;
   std::string image_repository;
 };

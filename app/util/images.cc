@@ -42,14 +42,14 @@ std::string EtcdVersionFor(const std::string& kubernetes_version) {
   const auto& table = SupportedEtcdVersion();
   if (auto it = table.find(*minor); it != table.end()) return it->second;
   const auto& nearest = *minor < table.begin()->first ? *table.begin() : *table.rbegin();
-  spdlog::debug("WARNING: could not find officially supported version of etcd for Kubernetes {}, "
-                "falling back to the nearest etcd version ({})",
-                kubernetes_version, nearest.second);
+  spdlog::debug(
+      "WARNING: could not find officially supported version of etcd for Kubernetes {}, "
+      "falling back to the nearest etcd version ({})",
+      kubernetes_version, nearest.second);
   return nearest.second;
 }
 
-std::string KubernetesImage(const std::string& component,
-                            const config::ClusterConfiguration& cfg) {
+std::string KubernetesImage(const std::string& component, const config::ClusterConfiguration& cfg) {
   std::string tag = cfg.kubernetes_version;
   std::replace(tag.begin(), tag.end(), '+', '_');
   return GenericImage(cfg.image_repository, component, tag);

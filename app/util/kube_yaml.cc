@@ -17,10 +17,10 @@ bool IsNullWord(const std::string& s) {
 
 // YAML 1.1 booleans, as go-yaml v2 resolves them.
 std::optional<bool> BoolWord(const std::string& s) {
-  static const char* const kTrue[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE",
-                                      "on", "On", "ON"};
-  static const char* const kFalse[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE",
-                                       "off", "Off", "OFF"};
+  static const char* const kTrue[] = {"y",    "Y",    "yes", "Yes", "YES", "true",
+                                      "True", "TRUE", "on",  "On",  "ON"};
+  static const char* const kFalse[] = {"n",     "N",     "no",  "No",  "NO", "false",
+                                       "False", "FALSE", "off", "Off", "OFF"};
   for (const char* word : kTrue) {
     if (s == word) return true;
   }
@@ -74,11 +74,21 @@ std::string DoubleQuoted(const std::string& s) {
   std::string out = "\"";
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (c < 0x20 || c == 0x7f) {
           char buf[8];

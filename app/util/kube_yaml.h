@@ -2,10 +2,9 @@
 // JSON the way Kubernetes marshals objects to YAML (sigs.k8s.io/yaml over go-yaml v2).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "app/util/status.h"
 

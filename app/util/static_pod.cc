@@ -14,7 +14,7 @@ namespace kkadm::util {
 using nlohmann::json;
 
 std::optional<std::string> GetArgValue(const std::vector<config::Arg>& args,
-                                        std::string_view name) {
+                                       std::string_view name) {
   for (auto it = args.rbegin(); it != args.rend(); ++it) {
     if (it->name == name) return it->value;
   }
@@ -61,8 +61,8 @@ void AddVolume(VolumeMap& volumes, std::string name, std::string path, bool read
 
 Status AddExtraVolumes(VolumeMap& volumes, const std::vector<config::HostPathMount>& extra) {
   for (const auto& volume : extra) {
-    if (volume.host_path.empty() || volume.host_path.front() != '/' ||
-        volume.mount_path.empty() || volume.mount_path.front() != '/') {
+    if (volume.host_path.empty() || volume.host_path.front() != '/' || volume.mount_path.empty() ||
+        volume.mount_path.front() != '/') {
       return InvalidArgument("extraVolumes \"" + volume.name +
                              "\": hostPath and mountPath must be absolute paths, got \"" +
                              volume.host_path + "\" and \"" + volume.mount_path + "\"");
@@ -76,8 +76,8 @@ json VolumesJson(const VolumeMap& volumes) {
   json list = json::array();
   for (const auto& [name, volume] : volumes) {
     // kubeadm always sets the hostPath type pointer, so an empty pathType shows as type: "".
-    list.push_back({{"name", name},
-                    {"hostPath", {{"path", volume.host_path}, {"type", volume.path_type}}}});
+    list.push_back(
+        {{"name", name}, {"hostPath", {{"path", volume.host_path}, {"type", volume.path_type}}}});
   }
   return list;
 }
@@ -159,8 +159,9 @@ Status WriteStaticPodManifest(FileSystem& fs, const std::string& manifest_dir,
                               Printer* print) {
   KKADM_RETURN_IF_ERROR(fs.MakeDirs(manifest_dir, 0700).Wrap("creating " + manifest_dir));
   const std::string path = manifest_dir + "/" + component + ".yaml";
-  KKADM_RETURN_IF_ERROR(fs.WriteFile(path, yaml, 0600).Wrap(
-      "failed to create static pod manifest file for \"" + component + "\""));
+  KKADM_RETURN_IF_ERROR(
+      fs.WriteFile(path, yaml, 0600)
+          .Wrap("failed to create static pod manifest file for \"" + component + "\""));
   if (print != nullptr) {
     print->Line("dryrun", "Would write file \"" + path + "\" with content:");
     std::string indented;

@@ -2,13 +2,13 @@
 // KKADM_UPDATE_GOLDEN=1 rewrites the files instead (review the diff before committing).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace kkadm::testing {
 

@@ -14,20 +14,20 @@ config::ClusterConfiguration Defaults() {
 
 TEST(ImagesTest, DefaultListInKubeadmOrder) {
   EXPECT_EQ(ControlPlaneImages(Defaults()),
-            (std::vector<std::string>{"registry.k8s.io/kube-apiserver:v1.32.0",
-                                      "registry.k8s.io/kube-controller-manager:v1.32.0",
-                                      "registry.k8s.io/kube-scheduler:v1.32.0",
-                                      "registry.k8s.io/kube-proxy:v1.32.0",
-                                      "registry.k8s.io/coredns/coredns:v1.11.3",
-                                      "registry.k8s.io/pause:3.10",
-                                      "registry.k8s.io/etcd:3.5.16-0"}));
+            (std::vector<std::string>{
+                "registry.k8s.io/kube-apiserver:v1.32.0",
+                "registry.k8s.io/kube-controller-manager:v1.32.0",
+                "registry.k8s.io/kube-scheduler:v1.32.0", "registry.k8s.io/kube-proxy:v1.32.0",
+                "registry.k8s.io/coredns/coredns:v1.11.3", "registry.k8s.io/pause:3.10",
+                "registry.k8s.io/etcd:3.5.16-0"}));
 }
 
 TEST(ImagesTest, CustomRepositoryAndOverrides) {
   auto cfg = Defaults();
   cfg.image_repository = "mirror.example/k8s";
   cfg.kubernetes_version = "v1.31.2+build.1";
-  EXPECT_EQ(KubernetesImage("kube-apiserver", cfg), "mirror.example/k8s/kube-apiserver:v1.31.2_build.1");
+  EXPECT_EQ(KubernetesImage("kube-apiserver", cfg),
+            "mirror.example/k8s/kube-apiserver:v1.31.2_build.1");
   // A custom repository has no extra coredns/ level.
   EXPECT_EQ(DNSImage(cfg), "mirror.example/k8s/coredns:v1.11.3");
   EXPECT_EQ(PauseImage(cfg), "mirror.example/k8s/pause:3.10");

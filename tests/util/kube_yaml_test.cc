@@ -8,8 +8,9 @@ namespace {
 using nlohmann::json;
 
 TEST(ToKubernetesYamlTest, SortedKeysAndUnindentedSequences) {
-  json doc = {{"spec", {{"containers", json::array({{{"name", "a"}, {"command", {"x", "y"}}}})},
-                        {"hostNetwork", true}}},
+  json doc = {{"spec",
+               {{"containers", json::array({{{"name", "a"}, {"command", {"x", "y"}}}})},
+                {"hostNetwork", true}}},
               {"status", json::object()},
               {"apiVersion", "v1"}};
   EXPECT_EQ(ToKubernetesYaml(doc),
@@ -25,9 +26,10 @@ TEST(ToKubernetesYamlTest, SortedKeysAndUnindentedSequences) {
 }
 
 TEST(ToKubernetesYamlTest, QuotesOnlyWhatYamlWouldMisread) {
-  json doc = {{"a", "true"},    {"b", "10"},       {"c", ""},          {"d", "x: y"},
-              {"e", "::1"},     {"f", "250m"},     {"g", "--flag="},   {"h", "yes"},
-              {"i", "1.5"},     {"j", "- x"},      {"k", "a #b"},      {"l", "*,bootstrap"},
+  json doc = {{"a", "true"},    {"b", "10"},         {"c", ""},
+              {"d", "x: y"},    {"e", "::1"},        {"f", "250m"},
+              {"g", "--flag="}, {"h", "yes"},        {"i", "1.5"},
+              {"j", "- x"},     {"k", "a #b"},       {"l", "*,bootstrap"},
               {"m", "it's:"},   {"n", "line\nnext"}, {"o", "/health?exclude=NOSPACE&x=true"},
               {"p", 5},         {"q", nullptr}};
   EXPECT_EQ(ToKubernetesYaml(doc),
@@ -39,8 +41,14 @@ TEST(ToKubernetesYamlTest, QuotesOnlyWhatYamlWouldMisread) {
 TEST(YamlToJsonTest, PlainScalarsResolveQuotedStayStrings) {
   auto doc = YamlToJson("a: 10\nb: \"10\"\nc: true\nd: 'yes'\ne: ~\nf: 250m\ng: [1, x]\nh: {}\n");
   ASSERT_TRUE(doc.has_value());
-  EXPECT_EQ(*doc, json({{"a", 10}, {"b", "10"}, {"c", true}, {"d", "yes"}, {"e", nullptr},
-                        {"f", "250m"}, {"g", {1, "x"}}, {"h", json::object()}}));
+  EXPECT_EQ(*doc, json({{"a", 10},
+                        {"b", "10"},
+                        {"c", true},
+                        {"d", "yes"},
+                        {"e", nullptr},
+                        {"f", "250m"},
+                        {"g", {1, "x"}},
+                        {"h", json::object()}}));
 }
 
 TEST(YamlToJsonTest, RoundTripsTheEmitter) {

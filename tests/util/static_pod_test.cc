@@ -37,7 +37,7 @@ TEST(ArgsTest, GetAndSetUseTheLastEntry) {
 
 TEST(EnvTest, ProxyVariablesInAnyCaseWithValues) {
   std::vector<config::EnvVar> env = {{"HTTP_PROXY", "h"}, {"no_proxy", "n"}, {"Https_Proxy", "s"},
-                                     {"ftp_proxy", ""},   {"PROXY", "p"},     {"PATH", "/bin"}};
+                                     {"ftp_proxy", ""},   {"PROXY", "p"},    {"PATH", "/bin"}};
   EXPECT_EQ(ProxyEnvVars(env), (std::vector<config::EnvVar>{
                                    {"HTTP_PROXY", "h"}, {"no_proxy", "n"}, {"Https_Proxy", "s"}}));
 }
@@ -65,7 +65,8 @@ TEST(VolumesTest, ExtraVolumeOverridesDefaultAndAllSortByName) {
   VolumeMap volumes;
   AddVolume(volumes, "k8s-certs", "/etc/kubernetes/pki", true, "DirectoryOrCreate");
   AddVolume(volumes, "ca-certs", "/etc/ssl/certs", true, "DirectoryOrCreate");
-  ASSERT_TRUE(AddExtraVolumes(volumes, {{.name = "k8s-certs", .host_path = "/srv/pki",
+  ASSERT_TRUE(AddExtraVolumes(volumes, {{.name = "k8s-certs",
+                                         .host_path = "/srv/pki",
                                          .mount_path = "/etc/kubernetes/pki"}})
                   .ok());
   auto list = VolumesJson(volumes);
@@ -102,9 +103,9 @@ TEST(WriteStaticPodManifestTest, DryRunPrintsTheFileIndentedByTabs) {
   RealFileSystem fs(root.path());
   std::ostringstream out;
   Printer printer(out);
-  ASSERT_TRUE(WriteStaticPodManifest(fs, "/etc/kubernetes/manifests", "etcd", "a: 1\nb: 2\n",
-                                     &printer)
-                  .ok());
+  ASSERT_TRUE(
+      WriteStaticPodManifest(fs, "/etc/kubernetes/manifests", "etcd", "a: 1\nb: 2\n", &printer)
+          .ok());
   EXPECT_EQ(out.str(),
             "[dryrun] Would write file \"/etc/kubernetes/manifests/etcd.yaml\" with content:\n"
             "\ta: 1\n\tb: 2\n");

@@ -55,8 +55,8 @@ void AddEtcdArgs(const StaticPodInput& in, std::vector<Arg>& args) {
 }  // namespace
 
 std::string AuthorizationModes(const std::string& requested) {
-  static const std::array<std::string, 6> kKnown = {"Node",    "RBAC",        "Webhook",
-                                                    "ABAC",    "AlwaysAllow", "AlwaysDeny"};
+  static const std::array<std::string, 6> kKnown = {"Node", "RBAC",        "Webhook",
+                                                    "ABAC", "AlwaysAllow", "AlwaysDeny"};
   std::vector<std::string> modes;
   std::stringstream parts(requested);
   for (std::string mode; std::getline(parts, mode, ',');) {
@@ -102,8 +102,9 @@ std::vector<std::string> APIServerCommand(const StaticPodInput& in) {
   // authorization-mode is only set when no authorization-config file is given; the user's value
   // is filtered to modes kube-apiserver knows (kubeadm puts it among the overrides).
   if (util::GetArgValue(extra, "authorization-config").value_or("").empty()) {
-    util::SetArgValue(extra, "authorization-mode",
-                      AuthorizationModes(util::GetArgValue(extra, "authorization-mode").value_or("")));
+    util::SetArgValue(
+        extra, "authorization-mode",
+        AuthorizationModes(util::GetArgValue(extra, "authorization-mode").value_or("")));
   }
   return WithCommand(kKubeAPIServer, base, extra);
 }

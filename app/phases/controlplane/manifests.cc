@@ -81,8 +81,7 @@ Result<json> BuildControlPlanePod(const std::string& component, const StaticPodI
 
 Status CreateControlPlaneManifest(const std::string& component, const StaticPodInput& input,
                                   util::FileSystem& fs, const std::string& manifest_dir,
-                                  const ManifestPatcher& patcher,
-                                  util::Printer* dry_run_printer) {
+                                  const ManifestPatcher& patcher, util::Printer* dry_run_printer) {
   auto pod = BuildControlPlanePod(component, input);
   if (!pod.has_value()) {
     return pod.error().Wrap("failed to create static pod manifest file for \"" + component + "\"");

@@ -2,9 +2,8 @@
 // controlplane/manifests.go): built as JSON from the embedded YAML bases, then written.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/phases/controlplane/static_pod_input.h"
 
@@ -20,7 +19,6 @@ Result<nlohmann::json> BuildControlPlanePod(const std::string& component,
 // kubeadm does; the same input always gives the same bytes.
 Status CreateControlPlaneManifest(const std::string& component, const StaticPodInput& input,
                                   util::FileSystem& fs, const std::string& manifest_dir,
-                                  const ManifestPatcher& patcher,
-                                  util::Printer* dry_run_printer);
+                                  const ManifestPatcher& patcher, util::Printer* dry_run_printer);
 
 }  // namespace kkadm::phases

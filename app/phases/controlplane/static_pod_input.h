@@ -4,10 +4,9 @@
 
 #include <chrono>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/config/types.h"
 #include "app/util/file_system.h"
@@ -48,8 +47,7 @@ std::string JoinPath(const std::string& dir, const std::string& name);
 // Fills the one container of a Pod base: image, pull policy, command and env (left out when
 // empty, as Kubernetes omits it).
 void FillContainer(nlohmann::json& pod, const std::string& image, const StaticPodInput& input,
-                   const std::vector<std::string>& command,
-                   const std::vector<config::EnvVar>& env);
+                   const std::vector<std::string>& command, const std::vector<config::EnvVar>& env);
 
 // Runs `patcher` (if any) on the Pod, serialises it and writes <manifest_dir>/<target>.yaml
 // (see util::WriteStaticPodManifest; `dry_run_printer` non-null shows the file).

@@ -14,8 +14,8 @@ constexpr const char* kDefaultFlexvolumeDir = "/usr/libexec/kubernetes/kubelet-p
 
 // /etc/ssl/certs may be or hold symlinks into these, so they are mounted when they exist.
 constexpr std::array<const char*, 5> kCACertsExtraPaths = {
-    "/etc/pki/ca-trust", "/etc/pki/tls/certs", "/etc/ca-certificates",
-    "/usr/share/ca-certificates", "/usr/local/share/ca-certificates"};
+    "/etc/pki/ca-trust", "/etc/pki/tls/certs", "/etc/ca-certificates", "/usr/share/ca-certificates",
+    "/usr/local/share/ca-certificates"};
 
 bool StartsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 

@@ -11,8 +11,8 @@ namespace kkadm::phases {
 // The volumes of `component` (kube-apiserver, kube-controller-manager or kube-scheduler):
 // certificates dir, /etc/ssl/certs, the distribution CA directories that exist on the node,
 // kubeconfig files, the flexvolume dir, the external etcd certificate dirs, then the user's
-// extraVolumes replacing same-named defaults. InvalidArgument for a relative extraVolumes path or an
-// unknown component.
+// extraVolumes replacing same-named defaults. InvalidArgument for a relative extraVolumes path or
+// an unknown component.
 Result<util::VolumeMap> ControlPlaneVolumes(const std::string& component,
                                             const StaticPodInput& input);
 

@@ -128,12 +128,13 @@ Result<json> BuildEtcdPod(const StaticPodInput& in,
 }
 
 Status CreateLocalEtcdManifest(const StaticPodInput& input,
-                               const std::vector<EtcdMember>& initial_cluster,
-                               util::FileSystem& fs, const std::string& manifest_dir,
-                               const ManifestPatcher& patcher, util::Printer* dry_run_printer) {
+                               const std::vector<EtcdMember>& initial_cluster, util::FileSystem& fs,
+                               const std::string& manifest_dir, const ManifestPatcher& patcher,
+                               util::Printer* dry_run_printer) {
   if (!input.cluster->etcd.local) {
-    return FailedPrecondition("etcd static pod manifest cannot be generated for cluster using "
-                              "external etcd");
+    return FailedPrecondition(
+        "etcd static pod manifest cannot be generated for cluster using "
+        "external etcd");
   }
   auto pod = BuildEtcdPod(input, initial_cluster);
   if (!pod.has_value()) return pod.error();

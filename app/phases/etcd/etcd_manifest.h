@@ -2,10 +2,9 @@
 // 1.29-1.32, which both etcd 3.4 and 3.5 accept).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/phases/controlplane/static_pod_input.h"
 
@@ -27,7 +26,8 @@ std::string EtcdClientURL(const config::APIEndpoint& endpoint);
 std::string EtcdPeerURL(const config::APIEndpoint& endpoint);
 
 // "etcd" and its sorted flags. An empty `initial_cluster` starts a new single-member cluster;
-// otherwise it lists every member (the joining one included) and sets initial-cluster-state=existing.
+// otherwise it lists every member (the joining one included) and sets
+// initial-cluster-state=existing.
 std::vector<std::string> EtcdCommand(const StaticPodInput& input,
                                      const std::vector<EtcdMember>& initial_cluster);
 
@@ -39,8 +39,8 @@ Result<nlohmann::json> BuildEtcdPod(const StaticPodInput& input,
 // dir 0700); a non-null `dry_run_printer` also prints it. FailedPrecondition with external etcd.
 // Rewrites an existing file, as kubeadm does.
 Status CreateLocalEtcdManifest(const StaticPodInput& input,
-                               const std::vector<EtcdMember>& initial_cluster,
-                               util::FileSystem& fs, const std::string& manifest_dir,
-                               const ManifestPatcher& patcher, util::Printer* dry_run_printer);
+                               const std::vector<EtcdMember>& initial_cluster, util::FileSystem& fs,
+                               const std::string& manifest_dir, const ManifestPatcher& patcher,
+                               util::Printer* dry_run_printer);
 
 }  // namespace kkadm::phases

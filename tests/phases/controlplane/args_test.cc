@@ -21,7 +21,8 @@ TEST(ControlPlaneArgsTest, APIServerFollowsLocalEtcdAdvertiseClientURLs) {
   util::RealFileSystem fs(root.path());
   config::InitConfiguration cfg = kkadm::testing::DefaultInitConfig();
   cfg.cluster.etcd.local->extra_args = {{"advertise-client-urls", "https://10.1.1.1:2379"}};
-  EXPECT_TRUE(Has(APIServerCommand(kkadm::testing::InputFor(cfg, fs)), "--etcd-servers=https://10.1.1.1:2379"));
+  EXPECT_TRUE(Has(APIServerCommand(kkadm::testing::InputFor(cfg, fs)),
+                  "--etcd-servers=https://10.1.1.1:2379"));
 }
 
 TEST(AuthorizationModesTest, KnownModesKeptInOrder) {

@@ -26,11 +26,11 @@ class ManifestsTest : public ::testing::Test {
 
   // Writes every manifest of the input into /etc/kubernetes/manifests and returns one's text.
   std::string Write(const std::string& component, const StaticPodInput& input) {
-    Status status = component == kEtcd
-                        ? CreateLocalEtcdManifest(input, {}, fs_, "/etc/kubernetes/manifests", {},
-                                                  nullptr)
-                        : CreateControlPlaneManifest(component, input, fs_,
-                                                     "/etc/kubernetes/manifests", {}, nullptr);
+    Status status =
+        component == kEtcd
+            ? CreateLocalEtcdManifest(input, {}, fs_, "/etc/kubernetes/manifests", {}, nullptr)
+            : CreateControlPlaneManifest(component, input, fs_, "/etc/kubernetes/manifests", {},
+                                         nullptr);
     EXPECT_TRUE(status.ok()) << status.ToString();
     auto text = fs_.ReadFile("/etc/kubernetes/manifests/" + component + ".yaml");
     EXPECT_TRUE(text.has_value());
@@ -42,7 +42,8 @@ class ManifestsTest : public ::testing::Test {
                    const StaticPodInput& input) {
     const std::string text = Write(component, input);
     kkadm::testing::ExpectGolden(prefix + "-" + component + ".yaml", text);
-    auto built = component == kEtcd ? BuildEtcdPod(input, {}) : BuildControlPlanePod(component, input);
+    auto built =
+        component == kEtcd ? BuildEtcdPod(input, {}) : BuildControlPlanePod(component, input);
     ASSERT_TRUE(built.has_value());
     auto parsed = util::YamlToJson(text);
     ASSERT_TRUE(parsed.has_value());
@@ -69,9 +70,13 @@ TEST_F(ManifestsTest, V1beta4Golden) {
                     {"feature-gates", "A=false"},
                     {"service-cluster-ip-range", "10.100.0.0/16"}};
   api.extra_envs = {{"GODEBUG", "x509sha1=1"}, {"HTTPS_PROXY", "http://override:3128"}};
-  api.extra_volumes = {{.name = "k8s-certs", .host_path = "/srv/pki", .mount_path = "/etc/kubernetes/pki",
-                        .read_only = true, .path_type = "Directory"},
-                       {.name = "audit", .host_path = "/var/log/audit", .mount_path = "/var/log/audit"}};
+  api.extra_volumes = {
+      {.name = "k8s-certs",
+       .host_path = "/srv/pki",
+       .mount_path = "/etc/kubernetes/pki",
+       .read_only = true,
+       .path_type = "Directory"},
+      {.name = "audit", .host_path = "/var/log/audit", .mount_path = "/var/log/audit"}};
   cfg_.cluster.controller_manager.extra_args = {{"flex-volume-plugin-dir", "/opt/flex"}};
   cfg_.cluster.networking.pod_subnet = "10.244.0.0/16";
   cfg_.cluster.etcd.local->extra_args = {{"quota-backend-bytes", "8589934592"}};
@@ -80,8 +85,10 @@ TEST_F(ManifestsTest, V1beta4Golden) {
   ASSERT_TRUE(fs_.MakeDirs("/etc/ca-certificates", 0755).ok());
   ASSERT_TRUE(fs_.MakeDirs("/usr/share/ca-certificates", 0755).ok());
   StaticPodInput input = Input();
-  input.environment = {{"HTTPS_PROXY", "http://proxy:3128"}, {"no_proxy", "10.0.0.0/8"},
-                       {"HOME", "/root"}, {"ftp_proxy", ""}};
+  input.environment = {{"HTTPS_PROXY", "http://proxy:3128"},
+                       {"no_proxy", "10.0.0.0/8"},
+                       {"HOME", "/root"},
+                       {"ftp_proxy", ""}};
   for (const char* component : kComponents) CheckGolden("v1beta4", component, input);
   CheckGolden("v1beta4", kEtcd, input);
 }
@@ -95,16 +102,16 @@ TEST_F(ManifestsTest, IPv6Golden) {
 
 TEST_F(ManifestsTest, ExternalEtcdGolden) {
   cfg_.cluster.etcd.local.reset();
-  cfg_.cluster.etcd.external = config::ExternalEtcd{
-      .endpoints = {"https://10.0.0.1:2379", "https://10.0.0.2:2379"},
-      .ca_file = "/etc/etcd/pki/ca.crt",
-      .cert_file = "/etc/etcd/pki/client/apiserver.crt",
-      .key_file = "/srv/keys/apiserver.key"};
+  cfg_.cluster.etcd.external =
+      config::ExternalEtcd{.endpoints = {"https://10.0.0.1:2379", "https://10.0.0.2:2379"},
+                           .ca_file = "/etc/etcd/pki/ca.crt",
+                           .cert_file = "/etc/etcd/pki/client/apiserver.crt",
+                           .key_file = "/srv/keys/apiserver.key"};
   CheckGolden("external-etcd", kKubeAPIServer, Input());
   // No etcd Pod for an external cluster.
-  EXPECT_EQ(CreateLocalEtcdManifest(Input(), {}, fs_, "/etc/kubernetes/manifests", {}, nullptr)
-                .code(),
-            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(
+      CreateLocalEtcdManifest(Input(), {}, fs_, "/etc/kubernetes/manifests", {}, nullptr).code(),
+      StatusCode::kFailedPrecondition);
 }
 
 TEST_F(ManifestsTest, ExternalCAGolden) {
@@ -136,7 +143,8 @@ TEST_F(ManifestsTest, PatcherSeesTargetAndChangesPod) {
     pod["metadata"]["labels"]["patched"] = "yes";
     return pod;
   };
-  ASSERT_TRUE(CreateControlPlaneManifest(kKubeAPIServer, Input(), fs_, "/m", patcher, nullptr).ok());
+  ASSERT_TRUE(
+      CreateControlPlaneManifest(kKubeAPIServer, Input(), fs_, "/m", patcher, nullptr).ok());
   ASSERT_TRUE(CreateLocalEtcdManifest(Input(), {}, fs_, "/m", patcher, nullptr).ok());
   EXPECT_EQ(targets, (std::vector<std::string>{"kube-apiserver", "etcd"}));
   EXPECT_NE(fs_.ReadFile("/m/etcd.yaml")->find("    patched: \"yes\"\n"), std::string::npos);

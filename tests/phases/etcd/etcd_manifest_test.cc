@@ -26,10 +26,10 @@ bool Has(const std::vector<std::string>& command, const std::string& flag) {
 }
 
 TEST_F(EtcdManifestTest, JoiningMemberListsTheClusterAndIsExisting) {
-  auto command = EtcdCommand(Input(), {{"cp-0", "https://192.0.2.9:2380"},
-                                       {"cp-1", "https://192.0.2.10:2380"}});
-  EXPECT_TRUE(Has(command,
-                  "--initial-cluster=cp-0=https://192.0.2.9:2380,cp-1=https://192.0.2.10:2380"));
+  auto command = EtcdCommand(
+      Input(), {{"cp-0", "https://192.0.2.9:2380"}, {"cp-1", "https://192.0.2.10:2380"}});
+  EXPECT_TRUE(
+      Has(command, "--initial-cluster=cp-0=https://192.0.2.9:2380,cp-1=https://192.0.2.10:2380"));
   EXPECT_TRUE(Has(command, "--initial-cluster-state=existing"));
 }
 

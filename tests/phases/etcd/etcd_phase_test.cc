@@ -12,15 +12,15 @@ namespace {
 
 using kkadm::testing::InitPhasesTest;
 
-
 TEST_F(InitPhasesTest, EtcdLocalCreatesDataDirAndManifest) {
   workflow::Phase phase = NewEtcdPhase(data_);
   ASSERT_EQ(phase.name, "etcd");
   ASSERT_EQ(phase.children.size(), 1u);
   EXPECT_EQ(phase.children[0].name, "local");
   ASSERT_TRUE(RunTree(phase).ok());
-  EXPECT_EQ(out_.str(),
-            "[etcd] Creating static Pod manifest for local etcd in \"/etc/kubernetes/manifests\"\n");
+  EXPECT_EQ(
+      out_.str(),
+      "[etcd] Creating static Pod manifest for local etcd in \"/etc/kubernetes/manifests\"\n");
   EXPECT_EQ(fs_.Stat("/var/lib/etcd")->mode, 0700u);
   EXPECT_EQ(fs_.Stat("/etc/kubernetes/manifests/etcd.yaml")->mode, 0600u);
 }
@@ -58,9 +58,9 @@ TEST_F(InitPhasesTest, EtcdDryRunPrintsTheManifest) {
 
 TEST_F(InitPhasesTest, PhasesInheritOnlyKubeadmFlags) {
   auto etcd = NewEtcdPhase(data_);
-  EXPECT_EQ(etcd.children[0].inherit_flags,
-            (std::vector<std::string>{"cert-dir", "config", "image-repository", "patches",
-                                      "dry-run"}));
+  EXPECT_EQ(
+      etcd.children[0].inherit_flags,
+      (std::vector<std::string>{"cert-dir", "config", "image-repository", "patches", "dry-run"}));
   auto cp = NewControlPlanePhase(data_);
   const auto& api = cp.children[0].inherit_flags;
   EXPECT_NE(std::find(api.begin(), api.end(), "apiserver-advertise-address"), api.end());
