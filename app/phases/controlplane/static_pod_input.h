@@ -1,0 +1,58 @@
+// What building a kubeadm static Pod reads, and the last steps every such Pod shares: patching,
+// serialising, writing. Used by the control-plane and etcd manifests (init and join).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/config/types.h"
+#include "app/util/file_system.h"
+#include "app/util/printer.h"
+#include "app/util/static_pod.h"
+#include "app/util/status.h"
+
+namespace kkadm::phases {
+
+inline constexpr const char* kKubeAPIServer = "kube-apiserver";
+inline constexpr const char* kKubeControllerManager = "kube-controller-manager";
+inline constexpr const char* kKubeScheduler = "kube-scheduler";
+inline constexpr const char* kEtcd = "etcd";
+inline constexpr const char* kKubernetesDir = "/etc/kubernetes";
+
+struct StaticPodInput {
+  const config::ClusterConfiguration* cluster = nullptr;  // never null
+  config::APIEndpoint endpoint;                           // advertise address is set
+  std::string node_name;
+  std::string image_pull_policy = "IfNotPresent";
+  config::Duration health_check_timeout = std::chrono::minutes(4);
+  bool external_ca = false;  // ca.crt without ca.key
+  // The kkadm process environment; its *_proxy variables go into the control-plane Pods.
+  std::vector<config::EnvVar> environment;
+  // The node's files, to see which CA-certificate directories exist. Never null.
+  const util::FileSystem* fs = nullptr;
+};
+
+// Applied to each Pod (as JSON) before it is serialised, e.g. the --patches directory. The target
+// is "etcd", "kube-apiserver", "kube-controller-manager" or "kube-scheduler". An empty function
+// leaves the Pod as built; an error aborts the write.
+using ManifestPatcher =
+    std::function<Result<nlohmann::json>(const std::string& target, nlohmann::json pod)>;
+
+// <dir>/<name> without a doubled slash (Go's filepath.Join for these clean inputs).
+std::string JoinPath(const std::string& dir, const std::string& name);
+
+// Fills the one container of a Pod base: image, pull policy, command and env (left out when
+// empty, as Kubernetes omits it).
+void FillContainer(nlohmann::json& pod, const std::string& image, const StaticPodInput& input,
+                   const std::vector<std::string>& command, const std::vector<config::EnvVar>& env);
+
+// Runs `patcher` (if any) on the Pod, serialises it and writes <manifest_dir>/<target>.yaml
+// (see util::WriteStaticPodManifest; `dry_run_printer` non-null shows the file).
+Status PatchAndWritePod(const std::string& target, nlohmann::json pod,
+                        const ManifestPatcher& patcher, util::FileSystem& fs,
+                        const std::string& manifest_dir, util::Printer* dry_run_printer);
+
+}  // namespace kkadm::phases

@@ -1,0 +1,144 @@
+// The local etcd static Pod (see etcd_manifest.h).
+#include "app/phases/etcd/etcd_manifest.h"
+
+#include <regex>
+
+#include "app/util/images.h"
+
+namespace kkadm::phases {
+namespace {
+
+using config::Arg;
+using nlohmann::json;
+
+std::string Localhost(const StaticPodInput& in) {
+  return util::IsIPv6(in.endpoint.advertise_address) ? "::1" : "127.0.0.1";
+}
+
+struct ProbeEndpoint {
+  std::string host;
+  int port = kEtcdMetricsPort;
+  std::string scheme = "HTTP";
+};
+
+// The metrics endpoint the probes use: the first listen-metrics-urls entry when the user sets it
+// (kubeadm's GetEtcdProbeEndpoint), else http://<localhost>:2381.
+ProbeEndpoint EtcdProbeEndpoint(const StaticPodInput& in) {
+  ProbeEndpoint probe{.host = Localhost(in)};
+  auto urls = util::GetArgValue(in.cluster->etcd.local->extra_args, "listen-metrics-urls");
+  if (!urls) return probe;
+  const std::string first = urls->substr(0, urls->find(','));
+  static const std::regex kURL(R"(([A-Za-z][A-Za-z0-9+.-]*)://(\[[^\]]*\]|[^:/]*)(:(\d*))?.*)");
+  std::smatch m;
+  if (!std::regex_match(first, m, kURL)) return probe;
+  if (m[1].str() == "https") probe.scheme = "HTTPS";
+  std::string host = m[2].str();
+  if (host.size() >= 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  if (!host.empty()) probe.host = host;
+  const std::string port = m[4].str();
+  if (!port.empty() && port.size() <= 5 && std::stoi(port) > 0 && std::stoi(port) < 65536) {
+    probe.port = std::stoi(port);
+  }
+  return probe;
+}
+
+void FillProbes(json& container, const StaticPodInput& in) {
+  const ProbeEndpoint probe = EtcdProbeEndpoint(in);
+  for (const char* name : {"livenessProbe", "startupProbe"}) {
+    util::SetProbeTarget(container[name], probe.host, probe.port);
+    container[name]["httpGet"]["scheme"] = probe.scheme;
+  }
+  container["startupProbe"]["failureThreshold"] =
+      util::StartupFailureThreshold(in.health_check_timeout);
+}
+
+}  // namespace
+
+std::string EtcdClientURL(const config::APIEndpoint& endpoint) {
+  return "https://" + util::JoinHostPort(endpoint.advertise_address, kEtcdClientPort);
+}
+
+std::string EtcdPeerURL(const config::APIEndpoint& endpoint) {
+  return "https://" + util::JoinHostPort(endpoint.advertise_address, kEtcdPeerPort);
+}
+
+std::vector<std::string> EtcdCommand(const StaticPodInput& in,
+                                     const std::vector<EtcdMember>& initial_cluster) {
+  const config::ClusterConfiguration& c = *in.cluster;
+  const std::string& pki = c.certificates_dir;
+  const std::string localhost = Localhost(in);
+  std::vector<Arg> base = {
+      {"name", in.node_name},
+      {"experimental-initial-corrupt-check", "true"},
+      {"listen-client-urls", "https://" + util::JoinHostPort(localhost, kEtcdClientPort) + "," +
+                                 EtcdClientURL(in.endpoint)},
+      {"advertise-client-urls", EtcdClientURL(in.endpoint)},
+      {"listen-peer-urls", EtcdPeerURL(in.endpoint)},
+      {"initial-advertise-peer-urls", EtcdPeerURL(in.endpoint)},
+      {"data-dir", c.etcd.local->data_dir},
+      {"cert-file", JoinPath(pki, "etcd/server.crt")},
+      {"key-file", JoinPath(pki, "etcd/server.key")},
+      {"trusted-ca-file", JoinPath(pki, "etcd/ca.crt")},
+      {"client-cert-auth", "true"},
+      {"peer-cert-file", JoinPath(pki, "etcd/peer.crt")},
+      {"peer-key-file", JoinPath(pki, "etcd/peer.key")},
+      {"peer-trusted-ca-file", JoinPath(pki, "etcd/ca.crt")},
+      {"peer-client-cert-auth", "true"},
+      {"snapshot-count", "10000"},
+      {"listen-metrics-urls", "http://" + util::JoinHostPort(localhost, kEtcdMetricsPort)},
+      {"experimental-watch-progress-notify-interval", "5s"},
+  };
+  if (initial_cluster.empty()) {
+    base.push_back({"initial-cluster", in.node_name + "=" + EtcdPeerURL(in.endpoint)});
+  } else {
+    std::string members;
+    for (const auto& m : initial_cluster) {
+      members += (members.empty() ? "" : ",") + m.name + "=" + m.peer_url;
+    }
+    base.push_back({"initial-cluster", members});
+    base.push_back({"initial-cluster-state", "existing"});
+  }
+  std::vector<std::string> command = {kEtcd};
+  auto flags = util::ArgumentsToCommand(base, c.etcd.local->extra_args);
+  command.insert(command.end(), flags.begin(), flags.end());
+  return command;
+}
+
+Result<json> BuildEtcdPod(const StaticPodInput& in,
+                          const std::vector<EtcdMember>& initial_cluster) {
+  const config::ClusterConfiguration& c = *in.cluster;
+  auto pod = util::LoadPodBase(kEtcd);
+  if (!pod.has_value()) return pod.error();
+  FillContainer(*pod, util::EtcdImage(c), in, EtcdCommand(in, initial_cluster),
+                util::MergeEnvVars({}, c.etcd.local->extra_envs));
+  json& container = (*pod)["spec"]["containers"][0];
+  FillProbes(container, in);
+  util::VolumeMap volumes;
+  util::AddVolume(volumes, "etcd-data", c.etcd.local->data_dir, false, "DirectoryOrCreate");
+  util::AddVolume(volumes, "etcd-certs", JoinPath(c.certificates_dir, "etcd"), false,
+                  "DirectoryOrCreate");
+  // kubeadm lists the data mount before the certificates mount here (its literal order, not
+  // sorted); spec.volumes are sorted by name.
+  json mounts = util::VolumeMountsJson(volumes);
+  container["volumeMounts"] = json::array({mounts[1], mounts[0]});
+  (*pod)["spec"]["volumes"] = util::VolumesJson(volumes);
+  (*pod)["metadata"]["annotations"] = {
+      {"kubeadm.kubernetes.io/etcd.advertise-client-urls", EtcdClientURL(in.endpoint)}};
+  return pod;
+}
+
+Status CreateLocalEtcdManifest(const StaticPodInput& input,
+                               const std::vector<EtcdMember>& initial_cluster, util::FileSystem& fs,
+                               const std::string& manifest_dir, const ManifestPatcher& patcher,
+                               util::Printer* dry_run_printer) {
+  if (!input.cluster->etcd.local) {
+    return FailedPrecondition(
+        "etcd static pod manifest cannot be generated for cluster using "
+        "external etcd");
+  }
+  auto pod = BuildEtcdPod(input, initial_cluster);
+  if (!pod.has_value()) return pod.error();
+  return PatchAndWritePod(kEtcd, std::move(*pod), patcher, fs, manifest_dir, dry_run_printer);
+}
+
+}  // namespace kkadm::phases

@@ -1,0 +1,46 @@
+// The local etcd static Pod (kubeadm's phases/etcd/local.go, with the flags and probes of kubeadm
+// 1.29-1.32, which both etcd 3.4 and 3.5 accept).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "app/phases/controlplane/static_pod_input.h"
+
+namespace kkadm::phases {
+
+inline constexpr int kEtcdClientPort = 2379;
+inline constexpr int kEtcdPeerPort = 2380;
+inline constexpr int kEtcdMetricsPort = 2381;
+
+// A member of the cluster a joining etcd becomes part of.
+struct EtcdMember {
+  std::string name;
+  std::string peer_url;
+};
+
+// https://<advertise address>:2379 (IPv6 in brackets).
+std::string EtcdClientURL(const config::APIEndpoint& endpoint);
+// https://<advertise address>:2380.
+std::string EtcdPeerURL(const config::APIEndpoint& endpoint);
+
+// "etcd" and its sorted flags. An empty `initial_cluster` starts a new single-member cluster;
+// otherwise it lists every member (the joining one included) and sets
+// initial-cluster-state=existing.
+std::vector<std::string> EtcdCommand(const StaticPodInput& input,
+                                     const std::vector<EtcdMember>& initial_cluster);
+
+// The etcd Pod for a cluster with local etcd (precondition: cluster->etcd.local is set).
+Result<nlohmann::json> BuildEtcdPod(const StaticPodInput& input,
+                                    const std::vector<EtcdMember>& initial_cluster);
+
+// Builds the Pod, runs `patcher` on it (target "etcd") and writes <manifest_dir>/etcd.yaml (0600,
+// dir 0700); a non-null `dry_run_printer` also prints it. FailedPrecondition with external etcd.
+// Rewrites an existing file, as kubeadm does.
+Status CreateLocalEtcdManifest(const StaticPodInput& input,
+                               const std::vector<EtcdMember>& initial_cluster, util::FileSystem& fs,
+                               const std::string& manifest_dir, const ManifestPatcher& patcher,
+                               util::Printer* dry_run_printer);
+
+}  // namespace kkadm::phases

@@ -1,0 +1,14 @@
+// The environment variables of the kkadm process, as name/value pairs (the static Pods inherit
+// its *_proxy variables, as kubeadm's do).
+#pragma once
+
+#include <vector>
+
+#include "app/config/types.h"
+
+namespace kkadm::util {
+
+// Every NAME=value entry of this process's environment, in environ order.
+std::vector<config::EnvVar> ProcessEnvironment();
+
+}  // namespace kkadm::util

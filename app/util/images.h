@@ -1,0 +1,39 @@
+// Container image names kkadm deploys (kubeadm's images/images.go and its version constants).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/config/types.h"
+
+namespace kkadm::util {
+
+inline constexpr const char* kDefaultImageRepository = "registry.k8s.io";
+inline constexpr const char* kCoreDNSVersion = "v1.11.3";
+inline constexpr const char* kPauseVersion = "3.10";
+// etcd used when the Kubernetes version cannot be parsed (kubeadm's DefaultEtcdVersion).
+inline constexpr const char* kDefaultEtcdVersion = "3.5.16-0";
+
+// The etcd image tag kubeadm 1.32 pairs with `kubernetes_version` ("v1.32.0" -> "3.5.16-0"); a
+// minor outside kubeadm's table gets the nearest entry, as kubeadm does (with a debug log).
+std::string EtcdVersionFor(const std::string& kubernetes_version);
+
+// <imageRepository>/<component>:<kubernetesVersion> ('+' in the version becomes '_').
+std::string KubernetesImage(const std::string& component, const config::ClusterConfiguration& cfg);
+
+// <etcd.local.imageRepository or imageRepository>/etcd:<etcd.local.imageTag or EtcdVersionFor>.
+std::string EtcdImage(const config::ClusterConfiguration& cfg);
+
+// <dns.imageRepository or imageRepository>/coredns:<dns.imageTag or v1.11.3>; the default
+// registry keeps CoreDNS one level deeper: registry.k8s.io/coredns/coredns.
+std::string DNSImage(const config::ClusterConfiguration& cfg);
+
+// <imageRepository>/pause:3.10.
+std::string PauseImage(const config::ClusterConfiguration& cfg);
+
+// What `kkadm config images list` prints and preflight pulls, in kubeadm's order: kube-apiserver,
+// kube-controller-manager, kube-scheduler, kube-proxy (unless proxy.disabled), coredns (unless
+// dns.disabled), pause, etcd (unless external).
+std::vector<std::string> ControlPlaneImages(const config::ClusterConfiguration& cfg);
+
+}  // namespace kkadm::util

@@ -1,0 +1,80 @@
+#include "cmd/images.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "cmd/context.h"
+#include "tests/fakes/temp_dir.h"
+
+namespace kkadm::cmd {
+namespace {
+
+// Runs `kkadm config <args...>` with only the images command wired and returns what it printed.
+std::string RunConfig(std::vector<std::string> args, Status* status = nullptr) {
+  std::ostringstream out, err;
+  CommandContext context(out, err);
+  CLI::App app("kkadm");
+  auto* config = app.add_subcommand("config", "config");
+  AddImagesCommand(*config, context);
+  args.insert(args.begin(), "config");
+  std::reverse(args.begin(), args.end());  // CLI11 takes the vector reversed
+  app.parse(args);
+  if (status != nullptr) *status = context.status;
+  return out.str();
+}
+
+TEST(ImagesCommandTest, TextListsDefaultImages) {
+  EXPECT_EQ(RunConfig({"images", "list"}),
+            "registry.k8s.io/kube-apiserver:v1.32.0\n"
+            "registry.k8s.io/kube-controller-manager:v1.32.0\n"
+            "registry.k8s.io/kube-scheduler:v1.32.0\n"
+            "registry.k8s.io/kube-proxy:v1.32.0\n"
+            "registry.k8s.io/coredns/coredns:v1.11.3\n"
+            "registry.k8s.io/pause:3.10\n"
+            "registry.k8s.io/etcd:3.5.16-0\n");
+}
+
+TEST(ImagesCommandTest, JsonAndYamlUseKubeadmsImagesObject) {
+  const std::string json = RunConfig({"images", "list", "-o", "json", "--kubernetes-version",
+                                      "1.31.1", "--image-repository", "mirror.example"});
+  EXPECT_EQ(json.rfind("{\n    \"kind\": \"Images\",\n"
+                       "    \"apiVersion\": \"output.kubeadm.k8s.io/v1alpha3\",\n"
+                       "    \"images\": [\n        \"mirror.example/kube-apiserver:v1.31.1\",\n",
+                       0),
+            0u)
+      << json;
+  const std::string yaml = RunConfig({"images", "list", "-o", "yaml"});
+  EXPECT_EQ(yaml.rfind("apiVersion: output.kubeadm.k8s.io/v1alpha3\nimages:\n"
+                       "- registry.k8s.io/kube-apiserver:v1.32.0\n",
+                       0),
+            0u)
+      << yaml;
+  EXPECT_NE(yaml.find("\nkind: Images\n"), std::string::npos);
+}
+
+TEST(ImagesCommandTest, ConfigFileFieldsThenFlags) {
+  kkadm::testing::TempDir dir;
+  const std::string path = dir.path() + "/kkadm.yaml";
+  std::ofstream(path) << "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n---\n"
+                         "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"
+                         "kubernetesVersion: v1.31.0\nimageRepository: file.example\n"
+                         "etcd:\n  external:\n    endpoints: [https://10.0.0.1:2379]\n"
+                         "dns:\n  imageTag: v1.12.0\nproxy:\n  disabled: true\n";
+  EXPECT_EQ(RunConfig({"images", "list", "--config", path, "--image-repository", "flag.example"}),
+            "flag.example/kube-apiserver:v1.31.0\n"
+            "flag.example/kube-controller-manager:v1.31.0\n"
+            "flag.example/kube-scheduler:v1.31.0\n"
+            "flag.example/coredns:v1.12.0\n"
+            "flag.example/pause:3.10\n");
+}
+
+TEST(ImagesCommandTest, UnreadableConfigIsAnError) {
+  Status status;
+  EXPECT_EQ(RunConfig({"images", "list", "--config", "/nonexistent/kkadm.yaml"}, &status), "");
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace kkadm::cmd

@@ -1,0 +1,64 @@
+#include "app/util/images.h"
+
+#include <gtest/gtest.h>
+
+namespace kkadm::util {
+namespace {
+
+config::ClusterConfiguration Defaults() {
+  config::ClusterConfiguration cfg;
+  cfg.kubernetes_version = "v1.32.0";
+  cfg.etcd.local = config::LocalEtcd{};
+  return cfg;
+}
+
+TEST(ImagesTest, DefaultListInKubeadmOrder) {
+  EXPECT_EQ(ControlPlaneImages(Defaults()),
+            (std::vector<std::string>{
+                "registry.k8s.io/kube-apiserver:v1.32.0",
+                "registry.k8s.io/kube-controller-manager:v1.32.0",
+                "registry.k8s.io/kube-scheduler:v1.32.0", "registry.k8s.io/kube-proxy:v1.32.0",
+                "registry.k8s.io/coredns/coredns:v1.11.3", "registry.k8s.io/pause:3.10",
+                "registry.k8s.io/etcd:3.5.16-0"}));
+}
+
+TEST(ImagesTest, CustomRepositoryAndOverrides) {
+  auto cfg = Defaults();
+  cfg.image_repository = "mirror.example/k8s";
+  cfg.kubernetes_version = "v1.31.2+build.1";
+  EXPECT_EQ(KubernetesImage("kube-apiserver", cfg),
+            "mirror.example/k8s/kube-apiserver:v1.31.2_build.1");
+  // A custom repository has no extra coredns/ level.
+  EXPECT_EQ(DNSImage(cfg), "mirror.example/k8s/coredns:v1.11.3");
+  EXPECT_EQ(PauseImage(cfg), "mirror.example/k8s/pause:3.10");
+  cfg.etcd.local->image_repository = "quay.io/coreos";
+  cfg.etcd.local->image_tag = "v3.4.23";
+  EXPECT_EQ(EtcdImage(cfg), "quay.io/coreos/etcd:v3.4.23");
+  cfg.dns.image_repository = "registry.k8s.io";
+  cfg.dns.image_tag = "v1.12.0";
+  EXPECT_EQ(DNSImage(cfg), "registry.k8s.io/coredns/coredns:v1.12.0");
+}
+
+TEST(ImagesTest, EtcdVersionTableAndNearestEntry) {
+  EXPECT_EQ(EtcdVersionFor("v1.32.0"), "3.5.16-0");
+  EXPECT_EQ(EtcdVersionFor("v1.30.4"), "3.5.16-0");
+  EXPECT_EQ(EtcdVersionFor("v1.29.0"), "3.5.16-0");  // below the table: its first entry
+  EXPECT_EQ(EtcdVersionFor("v1.40.0"), "3.5.16-0");
+  EXPECT_EQ(EtcdVersionFor("latest"), kDefaultEtcdVersion);
+}
+
+TEST(ImagesTest, DisabledAddonsAndExternalEtcdAreLeftOut) {
+  auto cfg = Defaults();
+  cfg.proxy.disabled = true;
+  cfg.dns.disabled = true;
+  cfg.etcd.local.reset();
+  cfg.etcd.external = config::ExternalEtcd{.endpoints = {"https://10.0.0.1:2379"}};
+  EXPECT_EQ(ControlPlaneImages(cfg),
+            (std::vector<std::string>{"registry.k8s.io/kube-apiserver:v1.32.0",
+                                      "registry.k8s.io/kube-controller-manager:v1.32.0",
+                                      "registry.k8s.io/kube-scheduler:v1.32.0",
+                                      "registry.k8s.io/pause:3.10"}));
+}
+
+}  // namespace
+}  // namespace kkadm::util
