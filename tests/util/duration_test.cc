@@ -23,7 +23,9 @@ TEST(DurationTest, RejectsBadText) {
   for (const char* text : {"", "abc", "10", "1x", "h", "1h-2m", "."}) {
     auto d = ParseDuration(text);
     EXPECT_FALSE(d.has_value()) << text;
-    if (!d.has_value()) EXPECT_EQ(d.error().code(), StatusCode::kInvalidArgument);
+    if (!d.has_value()) {
+      EXPECT_EQ(d.error().code(), StatusCode::kInvalidArgument);
+    }
   }
   EXPECT_EQ(ParseDuration("10").error().message(), "time: missing unit in duration \"10\"");
   EXPECT_EQ(ParseDuration("1x").error().message(), "time: unknown unit \"x\" in duration \"1x\"");
