@@ -65,36 +65,56 @@ Json ToJson(const YAML::Node& node) {
   return nullptr;
 }
 
-void Emit(YAML::Emitter& e, const Json& v) {
-  if (v.is_object()) {
-    if (v.empty()) {
-      e << YAML::Flow << YAML::BeginMap << YAML::EndMap;
-      return;
+// One scalar as YAML text; yaml-cpp does the escaping, and strings that would read back as
+// another type are double-quoted.
+std::string ScalarText(const Json& v) {
+  if (v.is_object()) return "{}";
+  if (v.is_array()) return "[]";
+  if (v.is_null()) return "null";
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (!v.is_string()) return v.dump();
+  const auto& s = v.get_ref<const std::string&>();
+  YAML::Emitter e;
+  if (!ResolvePlain(s).is_string()) e << YAML::DoubleQuoted;
+  e << s;
+  return e.c_str();
+}
+
+bool IsBlock(const Json& v) { return (v.is_object() || v.is_array()) && !v.empty(); }
+
+void EmitBlock(const Json& v, size_t indent, std::string& out);
+
+// Go's yaml layout: sequence items sit at their key's indentation ("key:\n- a").
+void EmitSequence(const Json& v, size_t indent, std::string& out) {
+  std::string pad(indent, ' ');
+  for (const auto& item : v) {
+    if (item.is_object() && !item.empty()) {
+      std::string body;
+      EmitBlock(item, indent + 2, body);
+      out += pad + "- " + body.substr(indent + 2);
+    } else if (IsBlock(item)) {
+      out += pad + "-\n";
+      EmitSequence(item, indent + 2, out);
+    } else {
+      out += pad + "- " + ScalarText(item) + "\n";
     }
-    e << YAML::BeginMap;
-    for (const auto& [key, item] : v.items()) {
-      e << YAML::Key << key << YAML::Value;
-      Emit(e, item);
+  }
+}
+
+void EmitBlock(const Json& v, size_t indent, std::string& out) {
+  if (v.is_array()) return EmitSequence(v, indent, out);
+  std::string pad(indent, ' ');
+  for (const auto& [key, item] : v.items()) {
+    out += pad + ScalarText(key) + ":";
+    if (item.is_object() && !item.empty()) {
+      out += "\n";
+      EmitBlock(item, indent + 2, out);
+    } else if (item.is_array() && !item.empty()) {
+      out += "\n";
+      EmitSequence(item, indent, out);
+    } else {
+      out += " " + ScalarText(item) + "\n";
     }
-    e << YAML::EndMap;
-  } else if (v.is_array()) {
-    if (v.empty()) {
-      e << YAML::Flow << YAML::BeginSeq << YAML::EndSeq;
-      return;
-    }
-    e << YAML::BeginSeq;
-    for (const auto& item : v) Emit(e, item);
-    e << YAML::EndSeq;
-  } else if (v.is_string()) {
-    const auto& s = v.get_ref<const std::string&>();
-    if (!ResolvePlain(s).is_string()) e << YAML::DoubleQuoted;
-    e << s;
-  } else if (v.is_null()) {
-    e << YAML::Null;
-  } else if (v.is_boolean()) {
-    e << v.get<bool>();
-  } else {
-    e << v.dump();
   }
 }
 
@@ -115,12 +135,14 @@ Result<std::vector<YamlDocument>> ParseYamlDocuments(const std::string& name, co
 }
 
 std::string EmitYaml(const Json& value) {
-  YAML::Emitter e;
-  e.SetIndent(2);
-  e.SetSeqFormat(YAML::Block);
-  Emit(e, value);
-  std::string out = e.c_str();
-  if (!out.empty() && out.back() != '\n') out += '\n';
+  if (!IsBlock(value)) return ScalarText(value) + "\n";
+  std::string out;
+  try {
+    EmitBlock(value, 0, out);
+  } catch (const YAML::Exception& e) {
+    // The emitter only throws on misuse; keep the contract of never letting yaml-cpp escape.
+    return "# " + std::string(e.what()) + "\n";
+  }
   return out;
 }
 
