@@ -74,8 +74,10 @@ std::string ScalarText(const Json& v) {
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (!v.is_string()) return v.dump();
   const auto& s = v.get_ref<const std::string&>();
+  // Timestamps are quoted as Go's yaml does, since YAML 1.1 readers resolve them to times.
+  static const std::regex kTimestamp(R"(\d{4}-\d{1,2}-\d{1,2}([Tt ].*)?)");
   YAML::Emitter e;
-  if (!ResolvePlain(s).is_string()) e << YAML::DoubleQuoted;
+  if (!ResolvePlain(s).is_string() || std::regex_match(s, kTimestamp)) e << YAML::DoubleQuoted;
   e << s;
   return e.c_str();
 }
