@@ -70,7 +70,7 @@ Status Validate(const ConfigOptions& options, CommandContext& context) {
   auto docs = config::LoadDocuments(*source, /*strict=*/true);
   if (!docs) return docs.error();
   std::vector<std::string> warnings = docs->warnings;
-  const util::Machine& machine = config::PlaceholderMachine();
+  const util::Machine& machine = config::ExampleMachine();
   if (docs->init || docs->cluster || (!docs->join && !docs->reset)) {
     auto init = config::MakeInitConfiguration(*source, {}, machine);
     if (!init) return init.error();

@@ -9,7 +9,7 @@
 namespace kkadm::config {
 
 // One document each (no leading/trailing "---"). Token secrets are printed as they are: callers
-// printing defaults pass kubeadm's placeholder token.
+// printing defaults pass kubeadm's example token.
 std::string EncodeInitConfiguration(const InitConfiguration& cfg);
 std::string EncodeClusterConfiguration(const ClusterConfiguration& cfg);
 std::string EncodeJoinConfiguration(const JoinConfiguration& cfg);

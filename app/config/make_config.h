@@ -2,6 +2,7 @@
 // validated configuration (kubeadm's LoadOrDefault*Configuration + ValidateMixedArguments).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>

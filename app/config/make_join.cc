@@ -35,8 +35,8 @@ void ApplyDiscoveryFlags(const JoinFlags& flags, JoinConfiguration& cfg) {
 
 void ApplyControlPlaneFlags(const JoinFlags& flags, JoinConfiguration& cfg, std::vector<std::string>& warnings) {
   if (!flags.control_plane.value_or(false)) {
-    for (const char* name : {"certificate-key", "apiserver-advertise-address", "apiserver-bind-port"}) {
-      auto set = flags.SetNames();
+    std::vector<std::string> set = flags.SetNames();
+    for (const char* name : {"apiserver-advertise-address", "apiserver-bind-port", "certificate-key"}) {
       if (std::find(set.begin(), set.end(), name) != set.end()) {
         warnings.push_back(std::string("--") + name + " is only used with --control-plane; ignored");
       }

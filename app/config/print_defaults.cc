@@ -1,4 +1,4 @@
-// Defaults as `config print` shows them, with kubeadm's placeholder values.
+// Defaults as `config print` shows them, with kubeadm's example values.
 #include "app/config/print_defaults.h"
 
 #include "app/config/defaults.h"
@@ -9,10 +9,10 @@
 namespace kkadm::config {
 namespace {
 
-constexpr const char* kPlaceholderTokenId = "abcdef";
-constexpr const char* kPlaceholderTokenSecret = "0123456789abcdef";
+constexpr const char* kExampleTokenId = "abcdef";
+constexpr const char* kExampleTokenSecret = "0123456789abcdef";
 
-class Placeholder final : public util::Machine {
+class Example final : public util::Machine {
  public:
   unsigned EffectiveUid() const override { return 0; }
   int NumCpus() const override { return 2; }
@@ -40,29 +40,29 @@ std::string DnsServiceIP(const std::string& service_subnet) {
 
 }  // namespace
 
-const util::Machine& PlaceholderMachine() {
-  static const Placeholder machine;
+const util::Machine& ExampleMachine() {
+  static const Example machine;
   return machine;
 }
 
 Result<InitConfiguration> InitDefaultsForPrint() {
   InitConfiguration cfg;
   BootstrapToken token;
-  token.id = kPlaceholderTokenId;
-  token.secret = kPlaceholderTokenSecret;
+  token.id = kExampleTokenId;
+  token.secret = kExampleTokenSecret;
   token.ttl = std::chrono::hours(24);
   cfg.bootstrap_tokens.push_back(token);
-  KKADM_RETURN_IF_ERROR(SetInitDefaults(cfg, PlaceholderMachine()));
+  KKADM_RETURN_IF_ERROR(SetInitDefaults(cfg, ExampleMachine()));
   return cfg;
 }
 
 Result<JoinConfiguration> JoinDefaultsForPrint() {
   JoinConfiguration cfg;
-  std::string token = std::string(kPlaceholderTokenId) + "." + kPlaceholderTokenSecret;
+  std::string token = std::string(kExampleTokenId) + "." + kExampleTokenSecret;
   cfg.discovery.bootstrap_token =
       BootstrapTokenDiscovery{token, "kube-apiserver:6443", {}, /*unsafe_skip_ca_verification=*/true};
   cfg.discovery.tls_bootstrap_token = token;
-  KKADM_RETURN_IF_ERROR(SetJoinDefaults(cfg, PlaceholderMachine()));
+  KKADM_RETURN_IF_ERROR(SetJoinDefaults(cfg, ExampleMachine()));
   return cfg;
 }
 

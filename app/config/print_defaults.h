@@ -1,5 +1,5 @@
 // What `kkadm config print init-defaults|join-defaults` shows: kubeadm's defaults with its
-// documented placeholder values (token abcdef.0123456789abcdef, node "node", address 1.2.3.4,
+// documented example values (token abcdef.0123456789abcdef, node "node", address 1.2.3.4,
 // endpoint kube-apiserver:6443), so the output does not depend on the machine.
 #pragma once
 
@@ -11,9 +11,9 @@
 
 namespace kkadm::config {
 
-// A Machine answering with the placeholders above (hostname "node", default route 1.2.3.4);
+// A Machine answering with the example values above (hostname "node", default route 1.2.3.4);
 // used for printing defaults and by `config validate`, which checks a file, not this host.
-const util::Machine& PlaceholderMachine();
+const util::Machine& ExampleMachine();
 
 Result<InitConfiguration> InitDefaultsForPrint();
 Result<JoinConfiguration> JoinDefaultsForPrint();

@@ -114,6 +114,11 @@ void ValidateEtcd(const Etcd& etcd, Checker& check) {
   }
   if (etcd.local) {
     ValidateAbsolutePath(etcd.local->data_dir, "etcd.local.dataDir", check);
+    for (size_t i = 0; i < etcd.local->extra_args.size(); ++i) {
+      if (etcd.local->extra_args[i].name.empty()) {
+        check.Fail(Indexed("etcd.local.extraArgs", i) + ".name", "", "argument name must not be empty");
+      }
+    }
     ValidateSANs(etcd.local->server_cert_sans, "etcd.local.serverCertSANs", check);
     ValidateSANs(etcd.local->peer_cert_sans, "etcd.local.peerCertSANs", check);
     return;

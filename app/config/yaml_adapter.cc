@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <limits>
 #include <regex>
@@ -79,6 +80,9 @@ std::string ScalarText(const Json& v) {
   YAML::Emitter e;
   if (!ResolvePlain(s).is_string() || std::regex_match(s, kTimestamp)) e << YAML::DoubleQuoted;
   e << s;
+  // The emitter reports misuse through good(), not exceptions; a JSON string is also a valid
+  // YAML double-quoted scalar.
+  if (!e.good()) return v.dump();
   return e.c_str();
 }
 
@@ -139,12 +143,7 @@ Result<std::vector<YamlDocument>> ParseYamlDocuments(const std::string& name, co
 std::string EmitYaml(const Json& value) {
   if (!IsBlock(value)) return ScalarText(value) + "\n";
   std::string out;
-  try {
-    EmitBlock(value, 0, out);
-  } catch (const YAML::Exception& e) {
-    // The emitter only throws on misuse; keep the contract of never letting yaml-cpp escape.
-    return "# " + std::string(e.what()) + "\n";
-  }
+  EmitBlock(value, 0, out);
   return out;
 }
 
