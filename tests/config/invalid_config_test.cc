@@ -138,7 +138,7 @@ TEST_P(InvalidConfigTest, FailsWithOneLineNamingFileFieldAndValue) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, InvalidConfigTest, ::testing::ValuesIn(Cases()),
-                         [](const auto& info) { return info.param.name; });
+                         [](const auto& param_info) { return param_info.param.name; });
 
 TEST(InvalidConfigFixtureTest, ServiceSubnetFixture) {
   kkadm::testing::FakeMachine machine;
