@@ -37,10 +37,16 @@ Status DefaultAdvertiseAddress(APIEndpoint& endpoint, const util::Machine& machi
   return Status();
 }
 
+// kubeadm still accepts a bare socket path and turns it into a unix:// URL.
+void DefaultCriSocket(std::string& socket) {
+  DefaultString(socket, kDefaultCriSocket);
+  if (socket[0] == '/') socket = "unix://" + socket;
+}
+
 void SetNodeRegistrationDefaults(NodeRegistration& node, const util::Machine& machine) {
   if (node.name.empty()) node.name = machine.Hostname();
   node.name = Lower(node.name);
-  DefaultString(node.cri_socket, kDefaultCriSocket);
+  DefaultCriSocket(node.cri_socket);
   DefaultString(node.image_pull_policy, "IfNotPresent");
   node.ignore_preflight_errors = NormalizePreflightErrors(node.ignore_preflight_errors);
 }
@@ -60,7 +66,8 @@ Status SetTokenDefaults(std::vector<BootstrapToken>& tokens) {
       token.id = fresh->substr(0, 6);
       token.secret = fresh->substr(6);
     }
-    if (!token.ttl) token.ttl = std::chrono::hours(24);
+    // ttl and expires are mutually exclusive; the default ttl applies only when neither is set.
+    if (!token.ttl && !token.expires) token.ttl = std::chrono::hours(24);
     if (token.usages.empty()) token.usages = defaults.usages;
     if (token.groups.empty()) token.groups = defaults.groups;
   }
@@ -152,7 +159,7 @@ Status SetJoinDefaults(JoinConfiguration& cfg, const util::Machine& machine) {
 
 void SetResetDefaults(ResetConfiguration& cfg) {
   DefaultString(cfg.certificates_dir, "/etc/kubernetes/pki");
-  DefaultString(cfg.cri_socket, kDefaultCriSocket);
+  DefaultCriSocket(cfg.cri_socket);
   cfg.ignore_preflight_errors = NormalizePreflightErrors(cfg.ignore_preflight_errors);
 }
 

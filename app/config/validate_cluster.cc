@@ -44,13 +44,36 @@ void ValidateServiceSubnet(const std::string& value, Checker& check) {
   }
 }
 
-void ValidatePodSubnet(const std::string& value, Checker& check) {
+// The last value of a controller-manager flag, or "".
+std::string ControllerManagerArg(const ClusterConfiguration& cfg, const std::string& name) {
+  std::string value;
+  for (const Arg& a : cfg.controller_manager.extra_args) {
+    if (a.name == name) value = a.value;
+  }
+  return value;
+}
+
+void ValidatePodSubnet(const ClusterConfiguration& cfg, Checker& check) {
+  const std::string& value = cfg.networking.pod_subnet;
   if (value.empty()) return;
   std::vector<Cidr> cidrs;
   ValidateCidrList(value, "networking.podSubnet", check, cidrs);
+  bool allocates = ControllerManagerArg(cfg, "allocate-node-cidrs") != "false";
   for (const Cidr& c : cidrs) {
-    // The controller manager gives each node a /24 (IPv4) or /64 (IPv6) out of the pod subnet.
+    int host_bits = c.Bits() - c.prefix;
+    if (host_bits < 4) check.Fail("networking.podSubnet", value, "the pod subnet is too small: it must hold at least 14 addresses");
+    if (!allocates) continue;
+    // The controller manager gives each node a /24 (IPv4) or /64 (IPv6) unless told otherwise.
+    std::string flag = c.ip.v6 ? "node-cidr-mask-size-ipv6" : "node-cidr-mask-size-ipv4";
+    std::string given = ControllerManagerArg(cfg, flag);
     int node_mask = c.ip.v6 ? 64 : 24;
+    if (!given.empty()) {
+      if (given.find_first_not_of("0123456789") != std::string::npos || given.size() > 3) {
+        check.Fail("controllerManager.extraArgs", given, "the value of " + flag + " must be an integer");
+        continue;
+      }
+      node_mask = std::stoi(given);
+    }
     if (c.prefix > node_mask) {
       check.Fail("networking.podSubnet", value, "the pod subnet mask must not be longer than the node CIDR mask /" + std::to_string(node_mask));
     } else if (node_mask - c.prefix > 16) {
@@ -108,6 +131,34 @@ void ValidateComponent(const ControlPlaneComponent& c, const std::string& path, 
   }
 }
 
+// kubeadm's rules: certificate and key come together, and need the CA; with any TLS file set
+// every endpoint must be https.
+void ValidateExternalEtcd(const ExternalEtcd& e, Checker& check) {
+  if (e.endpoints.empty()) return check.Fail("etcd.external.endpoints", "", "at least one endpoint is required");
+  bool tls = !e.ca_file.empty() || !e.cert_file.empty() || !e.key_file.empty();
+  for (size_t i = 0; i < e.endpoints.size(); ++i) {
+    const std::string& url = e.endpoints[i];
+    bool https = url.rfind("https://", 0) == 0;
+    if (!https && url.rfind("http://", 0) != 0) {
+      check.Fail(Indexed("etcd.external.endpoints", i), url, "must be an http:// or https:// URL");
+    } else if (tls && !https) {
+      check.Fail(Indexed("etcd.external.endpoints", i), url, "must use https when caFile, certFile or keyFile is set");
+    }
+  }
+  if (e.cert_file.empty() != e.key_file.empty()) {
+    check.Fail(e.cert_file.empty() ? "etcd.external.certFile" : "etcd.external.keyFile", "",
+               "either both or none of certFile and keyFile must be set");
+  }
+  if (!e.cert_file.empty() && !e.key_file.empty() && e.ca_file.empty()) {
+    check.Fail("etcd.external.caFile", "", "required when certFile and keyFile are set");
+  }
+  const std::pair<const char*, const std::string*> files[] = {
+      {"etcd.external.caFile", &e.ca_file}, {"etcd.external.certFile", &e.cert_file}, {"etcd.external.keyFile", &e.key_file}};
+  for (const auto& [path, value] : files) {
+    if (!value->empty()) ValidateAbsolutePath(*value, path, check);
+  }
+}
+
 void ValidateEtcd(const Etcd& etcd, Checker& check) {
   if (etcd.local && etcd.external) {
     return check.Fail("etcd", "local+external", "etcd.local and etcd.external are mutually exclusive");
@@ -123,25 +174,7 @@ void ValidateEtcd(const Etcd& etcd, Checker& check) {
     ValidateSANs(etcd.local->peer_cert_sans, "etcd.local.peerCertSANs", check);
     return;
   }
-  if (!etcd.external) return;
-  const ExternalEtcd& e = *etcd.external;
-  if (e.endpoints.empty()) return check.Fail("etcd.external.endpoints", "", "at least one endpoint is required");
-  bool https = false;
-  for (size_t i = 0; i < e.endpoints.size(); ++i) {
-    const std::string& url = e.endpoints[i];
-    bool is_https = url.rfind("https://", 0) == 0;
-    if (!is_https && url.rfind("http://", 0) != 0) {
-      check.Fail(Indexed("etcd.external.endpoints", i), url, "must be an http:// or https:// URL");
-    }
-    https = https || is_https;
-  }
-  if (!https) return;
-  const std::pair<const char*, const std::string*> files[] = {
-      {"etcd.external.caFile", &e.ca_file}, {"etcd.external.certFile", &e.cert_file}, {"etcd.external.keyFile", &e.key_file}};
-  for (const auto& [path, value] : files) {
-    if (value->empty()) check.Fail(path, "", "required when an https:// endpoint is used");
-    else ValidateAbsolutePath(*value, path, check);
-  }
+  if (etcd.external) ValidateExternalEtcd(*etcd.external, check);
 }
 
 void ValidateFeatureGates(const std::map<std::string, bool>& gates, Checker& check) {
@@ -167,7 +200,7 @@ Status ValidateClusterConfiguration(const ClusterConfiguration& cfg, const std::
                                     std::vector<std::string>& warnings) {
   Checker check(origin, warnings);
   ValidateServiceSubnet(cfg.networking.service_subnet, check);
-  ValidatePodSubnet(cfg.networking.pod_subnet, check);
+  ValidatePodSubnet(cfg, check);
   if (!IsDNS1123Subdomain(cfg.networking.dns_domain)) {
     check.Fail("networking.dnsDomain", cfg.networking.dns_domain, "must be a DNS-1123 subdomain");
   }

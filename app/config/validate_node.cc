@@ -30,10 +30,15 @@ void ValidateBootstrapTokens(const std::vector<BootstrapToken>& tokens, Checker&
     std::string p = Indexed("bootstrapTokens", i);
     ValidateTokenSyntax(t.Token(), p + ".token", check);
     if (t.ttl && t.ttl->count() < 0) check.Fail(p + ".ttl", util::FormatDuration(*t.ttl), "must be >= 0");
+    if (t.ttl && t.expires) check.Fail(p, "", "ttl and expires are mutually exclusive");
     for (size_t j = 0; j < t.usages.size(); ++j) {
       if (t.usages[j] != "signing" && t.usages[j] != "authentication") {
         check.Fail(Indexed(p + ".usages", j), t.usages[j], "must be one of signing, authentication");
       }
+    }
+    bool authentication = std::find(t.usages.begin(), t.usages.end(), "authentication") != t.usages.end();
+    if (!t.groups.empty() && !authentication) {
+      check.Fail(p + ".groups", t.groups[0], "token groups cannot be specified unless usages includes \"authentication\"");
     }
     for (size_t j = 0; j < t.groups.size(); ++j) {
       if (!std::regex_match(t.groups[j], kGroup)) {
@@ -91,8 +96,9 @@ void ValidateAbsolutePath(const std::string& value, const std::string& path, Che
 }
 
 void ValidateCriSocket(const std::string& socket, const std::string& path, Checker& check) {
-  std::string p = socket.rfind("unix://", 0) == 0 ? socket.substr(7) : socket;
-  if (p.empty() || p[0] != '/') check.Fail(path, socket, "must be an absolute path or a unix:// URL with an absolute path");
+  if (socket.rfind("unix://", 0) != 0 || socket.size() == 7) {
+    check.Fail(path, socket, "must be a unix:// URL (only the \"unix\" scheme is supported)");
+  }
 }
 
 void ValidateCertificateKey(const std::string& key, const std::string& path, Checker& check) {
@@ -157,7 +163,10 @@ Status ValidateJoinConfiguration(const JoinConfiguration& cfg, const std::string
                                  std::vector<std::string>& warnings) {
   Checker check(origin, warnings);
   ValidateNodeRegistration(cfg.node_registration, "nodeRegistration", check);
-  ValidateAbsolutePath(cfg.ca_cert_path, "caCertPath", check);
+  const std::string& ca = cfg.ca_cert_path;
+  if (ca.empty() || ca[0] != '/' || ca.size() < 4 || ca.compare(ca.size() - 4, 4, ".crt") != 0) {
+    check.Fail("caCertPath", ca, "the CA certificate path must be an absolute path ending in .crt");
+  }
   ValidateDiscovery(cfg.discovery, check);
   if (cfg.control_plane) {
     ValidateAPIEndpoint(cfg.control_plane->local_api_endpoint, "controlPlane.localAPIEndpoint", check);
@@ -173,6 +182,12 @@ Status ValidateResetConfiguration(const ResetConfiguration& cfg, const std::stri
   ValidateAbsolutePath(cfg.certificates_dir, "certificatesDir", check);
   ValidateCriSocket(cfg.cri_socket, "criSocket", check);
   ValidateIgnorePreflightErrors(cfg.ignore_preflight_errors, "ignorePreflightErrors", check);
+  for (size_t i = 0; i < cfg.unmount_flags.size(); ++i) {
+    const std::string& f = cfg.unmount_flags[i];
+    if (f != "MNT_FORCE" && f != "MNT_DETACH" && f != "MNT_EXPIRE" && f != "UMOUNT_NOFOLLOW") {
+      check.Fail(Indexed("unmountFlags", i), f, "must be one of MNT_FORCE, MNT_DETACH, MNT_EXPIRE, UMOUNT_NOFOLLOW");
+    }
+  }
   return check.status();
 }
 
