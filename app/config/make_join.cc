@@ -71,6 +71,10 @@ Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file
     if (!docs) return docs.error();
     out.warnings = docs->warnings;
     if (!docs->join) return InvalidArgument(file->name + ": no JoinConfiguration document found");
+    if (docs->init) out.warnings.push_back(docs->init_origin + ": kind: InitConfiguration is not used by join; ignored");
+    if (docs->cluster) {
+      out.warnings.push_back(docs->cluster_origin + ": kind: ClusterConfiguration is not used by join; ignored");
+    }
     out.cfg = std::move(*docs->join);
     origin = docs->join_origin;
     out.cfg.component_configs = std::move(docs->component_configs);

@@ -268,6 +268,16 @@ TEST(MakeJoinTest, FileAndMixing) {
   EXPECT_EQ(missing.error().message(), "reset_v1beta4.yaml: no JoinConfiguration document found");
 }
 
+TEST(MakeJoinTest, InitDocumentsInAJoinFileAreIgnoredWithAWarning) {
+  FakeMachine machine;
+  ConfigSource source = Testdata("join_v1beta3.yaml");
+  source.content = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n---\n" + source.content;
+  auto loaded = MakeJoinConfiguration(source, JoinFlags{}, machine);
+  ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
+  EXPECT_THAT(loaded->warnings, ElementsAre("join_v1beta3.yaml: ClusterConfiguration (document 1): kind: "
+                                            "ClusterConfiguration is not used by join; ignored"));
+}
+
 TEST(MakeResetTest, FileFlagsAndDefaults) {
   auto loaded = MakeResetConfiguration(Testdata("reset_v1beta4.yaml"), ResetFlags{});
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
