@@ -1,0 +1,19 @@
+// Encoding of the internal configuration as kubeadm.k8s.io/v1beta4 YAML documents, keys sorted and
+// empty optional fields omitted as kubeadm's `config print` output does.
+#pragma once
+
+#include <string>
+
+#include "app/config/types.h"
+
+namespace kkadm::config {
+
+// One document each (no leading/trailing "---"). Token secrets are printed as they are: callers
+// printing defaults pass kubeadm's example token.
+std::string EncodeInitConfiguration(const InitConfiguration& cfg);
+std::string EncodeClusterConfiguration(const ClusterConfiguration& cfg);
+std::string EncodeJoinConfiguration(const JoinConfiguration& cfg);
+// A pass-through component configuration document; "" when it is null.
+std::string EncodeComponentConfig(const nlohmann::json& doc);
+
+}  // namespace kkadm::config

@@ -1,0 +1,53 @@
+// The one place a command turns an optional --config file plus its flags into a defaulted,
+// validated configuration (kubeadm's LoadOrDefault*Configuration + ValidateMixedArguments).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/config/init_flags.h"
+#include "app/config/join_flags.h"
+#include "app/config/load.h"
+#include "app/config/types.h"
+#include "app/util/machine.h"
+#include "app/util/status.h"
+
+namespace kkadm::config {
+
+struct LoadedInit {
+  InitConfiguration cfg;
+  std::vector<std::string> warnings;  // unknown fields/kinds, ignored flags, unknown feature gates
+};
+
+struct LoadedJoin {
+  JoinConfiguration cfg;
+  std::vector<std::string> warnings;
+};
+
+struct LoadedReset {
+  ResetConfiguration cfg;
+  std::vector<std::string> warnings;
+};
+
+// With a file, only the flags kubeadm allows beside --config may be set (node-name,
+// ignore-preflight-errors, dry-run, skip-phases); any other gives InvalidArgument
+// "can not mix '--config' with arguments [a b]". Flags override the file's values; defaults fill
+// the rest; the result is validated. Loading is lenient: unknown fields and kinds are warnings.
+Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file, const InitFlags& flags,
+                                         const util::Machine& machine);
+Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file, const JoinFlags& flags,
+                                         const util::Machine& machine);
+Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& file, const ResetFlags& flags);
+
+// Internal to make_*.cc, exposed for tests.
+// The error for --config mixed with config-bound flags, or OK. `set_flags` are sorted names.
+Status CheckMixedArguments(bool has_config, const std::vector<std::string>& set_flags);
+// "A=true,B=false" to a map; InvalidArgument naming --feature-gates on bad syntax.
+Result<std::map<std::string, bool>> ParseFeatureGates(const std::string& text);
+// Union of the file's and the flag's ignore-preflight-errors: lower-cased, sorted, unique.
+std::vector<std::string> MergePreflightErrors(const std::vector<std::string>& file_values,
+                                              const std::optional<std::vector<std::string>>& flag_values);
+
+}  // namespace kkadm::config

@@ -1,0 +1,98 @@
+// Defaults as `config print` shows them, with kubeadm's example values.
+#include "app/config/print_defaults.h"
+
+#include "app/config/defaults.h"
+#include "app/config/net_rules.h"
+
+#include <arpa/inet.h>
+
+namespace kkadm::config {
+namespace {
+
+constexpr const char* kExampleTokenId = "abcdef";
+constexpr const char* kExampleTokenSecret = "0123456789abcdef";
+
+class Example final : public util::Machine {
+ public:
+  unsigned EffectiveUid() const override { return 0; }
+  int NumCpus() const override { return 2; }
+  std::uint64_t MemoryBytes() const override { return 0; }
+  std::string Hostname() const override { return "node"; }
+  Status CheckPortFree(int) const override { return Status(); }
+  std::optional<std::string> LookPath(const std::string&) const override { return std::nullopt; }
+  Result<std::string> ReadSystemFile(const std::string& path) const override {
+    return NotFound(path + ": not read when printing defaults");
+  }
+  Result<std::string> DefaultRouteAddress() const override { return std::string("1.2.3.4"); }
+};
+
+// The 10th address of the first service CIDR (kubeadm's cluster DNS IP).
+std::string DnsServiceIP(const std::string& service_subnet) {
+  auto cidr = ParseCidr(SplitComma(service_subnet).front());
+  if (!cidr) return "";
+  IP ip = cidr->ip;
+  size_t last = ip.v6 ? 15 : 3;
+  ip.bytes[last] = static_cast<unsigned char>(ip.bytes[last] + 10);
+  char buf[64];
+  inet_ntop(ip.v6 ? AF_INET6 : AF_INET, ip.bytes.data(), buf, sizeof(buf));
+  return buf;
+}
+
+}  // namespace
+
+const util::Machine& ExampleMachine() {
+  static const Example machine;
+  return machine;
+}
+
+Result<InitConfiguration> InitDefaultsForPrint() {
+  InitConfiguration cfg;
+  BootstrapToken token;
+  token.id = kExampleTokenId;
+  token.secret = kExampleTokenSecret;
+  token.ttl = std::chrono::hours(24);
+  cfg.bootstrap_tokens.push_back(token);
+  KKADM_RETURN_IF_ERROR(SetInitDefaults(cfg, ExampleMachine()));
+  return cfg;
+}
+
+Result<JoinConfiguration> JoinDefaultsForPrint() {
+  JoinConfiguration cfg;
+  std::string token = std::string(kExampleTokenId) + "." + kExampleTokenSecret;
+  cfg.discovery.bootstrap_token =
+      BootstrapTokenDiscovery{token, "kube-apiserver:6443", {}, /*unsafe_skip_ca_verification=*/true};
+  cfg.discovery.tls_bootstrap_token = token;
+  KKADM_RETURN_IF_ERROR(SetJoinDefaults(cfg, ExampleMachine()));
+  return cfg;
+}
+
+Result<nlohmann::json> DefaultComponentConfig(const std::string& kind, const ClusterConfiguration& cluster) {
+  if (kind == "KubeletConfiguration") {
+    return nlohmann::json{
+        {"apiVersion", "kubelet.config.k8s.io/v1beta1"},
+        {"kind", "KubeletConfiguration"},
+        {"authentication",
+         {{"anonymous", {{"enabled", false}}},
+          {"webhook", {{"enabled", true}}},
+          {"x509", {{"clientCAFile", cluster.certificates_dir + "/ca.crt"}}}}},
+        {"authorization", {{"mode", "Webhook"}}},
+        {"cgroupDriver", "systemd"},
+        {"clusterDNS", {DnsServiceIP(cluster.networking.service_subnet)}},
+        {"clusterDomain", cluster.networking.dns_domain},
+        {"healthzBindAddress", "127.0.0.1"},
+        {"healthzPort", 10248},
+        {"rotateCertificates", true},
+        {"staticPodPath", "/etc/kubernetes/manifests"}};
+  }
+  if (kind == "KubeProxyConfiguration") {
+    return nlohmann::json{{"apiVersion", "kubeproxy.config.k8s.io/v1alpha1"},
+                          {"kind", "KubeProxyConfiguration"},
+                          {"bindAddress", "0.0.0.0"},
+                          {"clientConnection", {{"kubeconfig", "/var/lib/kube-proxy/kubeconfig.conf"}}},
+                          {"clusterCIDR", cluster.networking.pod_subnet}};
+  }
+  return InvalidArgument("--component-configs: invalid value \"" + kind +
+                         "\": must be one of KubeletConfiguration, KubeProxyConfiguration");
+}
+
+}  // namespace kkadm::config

@@ -1,0 +1,50 @@
+// kubeadm's validation of defaulted configurations (ValidateInitConfiguration and friends). Every
+// function returns OK or the first problem as InvalidArgument with one line
+// "<origin>: <field path>: invalid value "<value>": <reason>"; soft problems go to `warnings`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/config/types.h"
+#include "app/util/status.h"
+
+namespace kkadm::config {
+
+// Keeps the first error of a validation pass, worded with the document's origin.
+class Checker {
+ public:
+  Checker(std::string origin, std::vector<std::string>& warnings)
+      : origin_(std::move(origin)), warnings_(warnings) {}
+  void Fail(const std::string& path, const std::string& value, const std::string& reason);
+  void Warn(const std::string& path, const std::string& message);
+  bool ok() const { return status_.ok(); }
+  Status status() const { return status_; }
+
+ private:
+  std::string origin_;
+  std::vector<std::string>& warnings_;
+  Status status_;
+};
+
+// The origins name the documents the fields came from (see load.h: LoadedDocuments).
+Status ValidateClusterConfiguration(const ClusterConfiguration& cfg, const std::string& origin,
+                                    std::vector<std::string>& warnings);
+Status ValidateInitConfiguration(const InitConfiguration& cfg, const std::string& init_origin,
+                                 const std::string& cluster_origin, std::vector<std::string>& warnings);
+Status ValidateJoinConfiguration(const JoinConfiguration& cfg, const std::string& origin,
+                                 std::vector<std::string>& warnings);
+Status ValidateResetConfiguration(const ResetConfiguration& cfg, const std::string& origin,
+                                  std::vector<std::string>& warnings);
+
+// Shared checks (validate_node.cc), usable with any Checker.
+void ValidateNodeRegistration(const NodeRegistration& node, const std::string& path, Checker& check);
+void ValidateAPIEndpoint(const APIEndpoint& endpoint, const std::string& path, Checker& check);
+void ValidateIgnorePreflightErrors(const std::vector<std::string>& names, const std::string& path, Checker& check);
+void ValidateCertificateKey(const std::string& key, const std::string& path, Checker& check);
+void ValidateAbsolutePath(const std::string& value, const std::string& path, Checker& check);
+void ValidateCriSocket(const std::string& socket, const std::string& path, Checker& check);
+// The token syntax "id.secret"; the message shows only the id part.
+void ValidateTokenSyntax(const std::string& token, const std::string& path, Checker& check);
+
+}  // namespace kkadm::config

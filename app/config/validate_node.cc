@@ -1,0 +1,194 @@
+// Validation of InitConfiguration, JoinConfiguration, ResetConfiguration and their shared parts.
+#include <algorithm>
+#include <regex>
+
+#include "app/config/field_reader.h"
+#include "app/config/net_rules.h"
+#include "app/config/validate.h"
+#include "app/util/duration.h"
+
+namespace kkadm::config {
+namespace {
+
+void ValidateTaints(const std::vector<Taint>& taints, const std::string& path, Checker& check) {
+  static const std::regex kKey(R"(([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?)"
+                               R"([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)");
+  for (size_t i = 0; i < taints.size(); ++i) {
+    const Taint& t = taints[i];
+    std::string p = Indexed(path, i);
+    if (t.key.empty() || !std::regex_match(t.key, kKey)) check.Fail(p + ".key", t.key, "must be a qualified name");
+    if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute") {
+      check.Fail(p + ".effect", t.effect, "must be one of NoSchedule, PreferNoSchedule, NoExecute");
+    }
+  }
+}
+
+void ValidateBootstrapTokens(const std::vector<BootstrapToken>& tokens, Checker& check) {
+  static const std::regex kGroup("^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$");
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const BootstrapToken& t = tokens[i];
+    std::string p = Indexed("bootstrapTokens", i);
+    ValidateTokenSyntax(t.Token(), p + ".token", check);
+    if (t.ttl && t.ttl->count() < 0) check.Fail(p + ".ttl", util::FormatDuration(*t.ttl), "must be >= 0");
+    if (t.ttl && t.expires) check.Fail(p, "", "ttl and expires are mutually exclusive");
+    for (size_t j = 0; j < t.usages.size(); ++j) {
+      if (t.usages[j] != "signing" && t.usages[j] != "authentication") {
+        check.Fail(Indexed(p + ".usages", j), t.usages[j], "must be one of signing, authentication");
+      }
+    }
+    bool authentication = std::find(t.usages.begin(), t.usages.end(), "authentication") != t.usages.end();
+    if (!t.groups.empty() && !authentication) {
+      check.Fail(p + ".groups", t.groups[0], "token groups cannot be specified unless usages includes \"authentication\"");
+    }
+    for (size_t j = 0; j < t.groups.size(); ++j) {
+      if (!std::regex_match(t.groups[j], kGroup)) {
+        check.Fail(Indexed(p + ".groups", j), t.groups[j],
+                   "must match ^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$");
+      }
+    }
+  }
+}
+
+void ValidateDiscovery(const Discovery& d, Checker& check) {
+  static const std::regex kHash("^sha256:[0-9a-fA-F]{64}$");
+  if (!d.bootstrap_token && !d.file) {
+    return check.Fail("discovery", "", "one of discovery.bootstrapToken or discovery.file must be set");
+  }
+  if (d.bootstrap_token && d.file) {
+    return check.Fail("discovery", "", "discovery.bootstrapToken and discovery.file are mutually exclusive");
+  }
+  if (d.file) {
+    const std::string& path = d.file->kube_config_path;
+    if (path.rfind("https://", 0) != 0) ValidateAbsolutePath(path, "discovery.file.kubeConfigPath", check);
+    return;
+  }
+  const BootstrapTokenDiscovery& bt = *d.bootstrap_token;
+  ValidateTokenSyntax(bt.token, "discovery.bootstrapToken.token", check);
+  if (auto problem = HostPortProblem(bt.api_server_endpoint, true)) {
+    check.Fail("discovery.bootstrapToken.apiServerEndpoint", bt.api_server_endpoint, *problem);
+  }
+  for (size_t i = 0; i < bt.ca_cert_hashes.size(); ++i) {
+    if (!std::regex_match(bt.ca_cert_hashes[i], kHash)) {
+      check.Fail(Indexed("discovery.bootstrapToken.caCertHashes", i), bt.ca_cert_hashes[i],
+                 "must be in the format sha256:<64 hex characters>");
+    }
+  }
+  if (bt.ca_cert_hashes.empty() && !bt.unsafe_skip_ca_verification) {
+    check.Fail("discovery.bootstrapToken.caCertHashes", "",
+               "using token-based discovery without caCertHashes can be unsafe; set "
+               "unsafeSkipCAVerification to true or pass --discovery-token-unsafe-skip-ca-verification");
+  }
+  ValidateTokenSyntax(d.tls_bootstrap_token, "discovery.tlsBootstrapToken", check);
+}
+
+}  // namespace
+
+void ValidateTokenSyntax(const std::string& token, const std::string& path, Checker& check) {
+  static const std::regex kToken("^[a-z0-9]{6}\\.[a-z0-9]{16}$");
+  if (!std::regex_match(token, kToken)) {
+    check.Fail(path, token.substr(0, token.find('.')) + ".<redacted>",
+               "the bootstrap token must match ^[a-z0-9]{6}\\.[a-z0-9]{16}$");
+  }
+}
+
+void ValidateAbsolutePath(const std::string& value, const std::string& path, Checker& check) {
+  if (value.empty() || value[0] != '/') check.Fail(path, value, "path is not absolute");
+}
+
+void ValidateCriSocket(const std::string& socket, const std::string& path, Checker& check) {
+  if (socket.rfind("unix://", 0) != 0 || socket.size() == 7) {
+    check.Fail(path, socket, "must be a unix:// URL (only the \"unix\" scheme is supported)");
+  }
+}
+
+void ValidateCertificateKey(const std::string& key, const std::string& path, Checker& check) {
+  static const std::regex kKey("^[0-9a-f]{64}$");
+  if (!key.empty() && !std::regex_match(key, kKey)) {
+    check.Fail(path, "<redacted>", "must be 64 hexadecimal characters (a 32-byte key)");
+  }
+}
+
+void ValidateIgnorePreflightErrors(const std::vector<std::string>& names, const std::string& path, Checker& check) {
+  bool all = std::find(names.begin(), names.end(), "all") != names.end();
+  if (all && names.size() > 1) {
+    std::string joined;
+    for (const auto& n : names) joined += (joined.empty() ? "" : ",") + n;
+    check.Fail(path, joined, "don't specify individual checks if 'all' is used");
+  }
+}
+
+void ValidateAPIEndpoint(const APIEndpoint& endpoint, const std::string& path, Checker& check) {
+  auto ip = ParseIP(endpoint.advertise_address);
+  if (!ip) {
+    check.Fail(path + ".advertiseAddress", endpoint.advertise_address, "must be a valid IP address");
+  } else if (ip->Unspecified()) {
+    check.Fail(path + ".advertiseAddress", endpoint.advertise_address, "must not be an unspecified address");
+  }
+  if (endpoint.bind_port < 1 || endpoint.bind_port > 65535) {
+    check.Fail(path + ".bindPort", std::to_string(endpoint.bind_port), "must be between 1 and 65535");
+  }
+}
+
+void ValidateNodeRegistration(const NodeRegistration& node, const std::string& path, Checker& check) {
+  if (!IsDNS1123Subdomain(node.name)) {
+    check.Fail(path + ".name", node.name, "must be a lowercase RFC 1123 subdomain");
+  }
+  ValidateCriSocket(node.cri_socket, path + ".criSocket", check);
+  if (node.taints) ValidateTaints(*node.taints, path + ".taints", check);
+  for (size_t i = 0; i < node.kubelet_extra_args.size(); ++i) {
+    if (node.kubelet_extra_args[i].name.empty()) {
+      check.Fail(Indexed(path + ".kubeletExtraArgs", i) + ".name", "", "argument name must not be empty");
+    }
+  }
+  ValidateIgnorePreflightErrors(node.ignore_preflight_errors, path + ".ignorePreflightErrors", check);
+  const std::string& policy = node.image_pull_policy;
+  if (policy != "Always" && policy != "IfNotPresent" && policy != "Never") {
+    check.Fail(path + ".imagePullPolicy", policy, "must be one of Always, IfNotPresent, Never");
+  }
+}
+
+Status ValidateInitConfiguration(const InitConfiguration& cfg, const std::string& init_origin,
+                                 const std::string& cluster_origin, std::vector<std::string>& warnings) {
+  Checker check(init_origin, warnings);
+  ValidateNodeRegistration(cfg.node_registration, "nodeRegistration", check);
+  ValidateAPIEndpoint(cfg.local_api_endpoint, "localAPIEndpoint", check);
+  ValidateBootstrapTokens(cfg.bootstrap_tokens, check);
+  ValidateCertificateKey(cfg.certificate_key, "certificateKey", check);
+  if (!cfg.patches_directory.empty()) ValidateAbsolutePath(cfg.patches_directory, "patches.directory", check);
+  KKADM_RETURN_IF_ERROR(check.status());
+  return ValidateClusterConfiguration(cfg.cluster, cluster_origin, warnings);
+}
+
+Status ValidateJoinConfiguration(const JoinConfiguration& cfg, const std::string& origin,
+                                 std::vector<std::string>& warnings) {
+  Checker check(origin, warnings);
+  ValidateNodeRegistration(cfg.node_registration, "nodeRegistration", check);
+  const std::string& ca = cfg.ca_cert_path;
+  if (ca.empty() || ca[0] != '/' || ca.size() < 4 || ca.compare(ca.size() - 4, 4, ".crt") != 0) {
+    check.Fail("caCertPath", ca, "the CA certificate path must be an absolute path ending in .crt");
+  }
+  ValidateDiscovery(cfg.discovery, check);
+  if (cfg.control_plane) {
+    ValidateAPIEndpoint(cfg.control_plane->local_api_endpoint, "controlPlane.localAPIEndpoint", check);
+    ValidateCertificateKey(cfg.control_plane->certificate_key, "controlPlane.certificateKey", check);
+  }
+  if (!cfg.patches_directory.empty()) ValidateAbsolutePath(cfg.patches_directory, "patches.directory", check);
+  return check.status();
+}
+
+Status ValidateResetConfiguration(const ResetConfiguration& cfg, const std::string& origin,
+                                  std::vector<std::string>& warnings) {
+  Checker check(origin, warnings);
+  ValidateAbsolutePath(cfg.certificates_dir, "certificatesDir", check);
+  ValidateCriSocket(cfg.cri_socket, "criSocket", check);
+  ValidateIgnorePreflightErrors(cfg.ignore_preflight_errors, "ignorePreflightErrors", check);
+  for (size_t i = 0; i < cfg.unmount_flags.size(); ++i) {
+    const std::string& f = cfg.unmount_flags[i];
+    if (f != "MNT_FORCE" && f != "MNT_DETACH" && f != "MNT_EXPIRE" && f != "UMOUNT_NOFOLLOW") {
+      check.Fail(Indexed("unmountFlags", i), f, "must be one of MNT_FORCE, MNT_DETACH, MNT_EXPIRE, UMOUNT_NOFOLLOW");
+    }
+  }
+  return check.status();
+}
+
+}  // namespace kkadm::config
