@@ -205,7 +205,8 @@ std::vector<std::string> KeysToGenerate(const CertsEnv& env) {
 
 Status PregenerateKeys(CertsEnv& env) {
   if (env.keys == nullptr) return Internal("PregenerateKeys needs a KeyPool");
-  return env.keys->Generate(KeyType(env), KeysToGenerate(env));
+  env.keys->Start(KeyType(env), KeysToGenerate(env));
+  return Status();
 }
 
 Status CreatePKIAssets(CertsEnv& env) {

@@ -50,7 +50,8 @@ Status CreateServiceAccountKeys(CertsEnv& env);
 // Base names of the keys the calls above would generate now (for KeyPool pre-generation).
 std::vector<std::string> KeysToGenerate(const CertsEnv& env);
 
-// Generates those keys in parallel into env.keys (which must not be null).
+// Starts generating those keys in the background into env.keys (which must not be null) and
+// returns at once; the calls above take them as they need them.
 Status PregenerateKeys(CertsEnv& env);
 
 // Every CA, leaf and the sa keys, in kubeadm's order, with keys generated in parallel first.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "app/util/pki/key_pool.h"
 
 namespace kkadm::util::pki {
@@ -76,16 +78,41 @@ TEST(KeyPoolTest, GeneratesDistinctKeysAndHandsEachOutOnce) {
   KeyPool pool;
   ASSERT_TRUE(pool.Generate(KeyType::kEcdsaP256, {"a", "b", "c"}).ok());
   EXPECT_EQ(pool.size(), 3u);
-  EXPECT_FALSE(pool.Take("a", KeyType::kRsa2048).has_value());  // wrong type stays
+  EXPECT_FALSE(pool.Take("a", KeyType::kRsa2048)->has_value());  // wrong type stays
   auto a = pool.Take("a", KeyType::kEcdsaP256);
   auto b = pool.Take("b", KeyType::kEcdsaP256);
-  ASSERT_TRUE(a && b);
-  EXPECT_NE(*a->PublicKeyDer(), *b->PublicKeyDer());
-  EXPECT_FALSE(pool.Take("a", KeyType::kEcdsaP256).has_value());
+  ASSERT_TRUE(a.has_value() && a->has_value() && b.has_value() && b->has_value());
+  EXPECT_NE(*(*a)->PublicKeyDer(), *(*b)->PublicKeyDer());
+  EXPECT_FALSE(pool.Take("a", KeyType::kEcdsaP256)->has_value());
+  EXPECT_EQ(pool.size(), 1u);
   auto fresh = pool.TakeOrGenerate("zzz", KeyType::kEcdsaP256);
   EXPECT_TRUE(fresh.has_value());
   pool.Clear();
   EXPECT_EQ(pool.size(), 0u);
+}
+
+// Start returns at once; Take waits for (or makes) each key; keys are all distinct.
+TEST(KeyPoolTest, BackgroundStartAndTake) {
+  KeyPool pool;
+  std::vector<std::string> names;
+  for (int i = 0; i < 12; ++i) names.push_back("k" + std::to_string(i));
+  pool.Start(KeyType::kEcdsaP256, names);
+  std::set<std::string> seen;
+  for (const auto& n : names) {
+    auto key = pool.Take(n, KeyType::kEcdsaP256);
+    ASSERT_TRUE(key.has_value() && key->has_value()) << n;
+    seen.insert(*(*key)->PublicKeyDer());
+  }
+  EXPECT_EQ(seen.size(), names.size());
+  EXPECT_EQ(pool.size(), 0u);
+  // A second Start reuses the pool; Clear cancels what is left and the destructor joins.
+  pool.Start(KeyType::kRsa2048, {"r1", "r2", "r3", "r4"});
+  auto r1 = pool.Take("r1", KeyType::kRsa2048);
+  ASSERT_TRUE(r1.has_value() && r1->has_value());
+  EXPECT_TRUE((*r1)->IsRsa());
+  pool.Clear();
+  EXPECT_EQ(pool.size(), 0u);
+  pool.Start(KeyType::kEcdsaP256, {"late"});
 }
 
 }  // namespace
