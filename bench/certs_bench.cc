@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
   for (int r = 0; r < rounds; ++r) std::printf(" %.2f", rsa[r] / seq[r]);
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
-  std::printf("\npeak RSS of this process: %.1f MB\n", static_cast<double>(usage.ru_maxrss) / 1024.0);
+  std::printf("\npeak RSS of this process: %.1f MB\n",
+              static_cast<double>(usage.ru_maxrss) / 1024.0);
   return 0;
 }

@@ -1,15 +1,14 @@
 // Kubeconfig encoding (client-go's layout), decoding (yaml-cpp) and API server URL helpers.
 #include "app/util/kubeconfig.h"
 
+#include <fmt/format.h>
 #include <openssl/evp.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <set>
-
-#include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "app/util/pki/san.h"
 
@@ -23,21 +22,26 @@ bool NeedsQuotes(const std::string& s) {
       std::isspace(static_cast<unsigned char>(s.back()))) {
     return true;
   }
-  if (std::string_view("-?:,[]{}#&*!|>'\"%@`").find(s.front()) != std::string_view::npos) return true;
+  if (std::string_view("-?:,[]{}#&*!|>'\"%@`").find(s.front()) != std::string_view::npos)
+    return true;
   if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos || s.back() == ':') {
     return true;
   }
-  if (std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
+  if (std::any_of(s.begin(), s.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
     return true;
   }
   static const std::set<std::string> kWords = {
-      "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE",
-      "false", "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
-      "~", "<<", ".inf", ".Inf", ".INF", "-.inf", "+.inf", ".nan", ".NaN", ".NAN"};
+      "y",    "Y",    "yes",  "Yes",   "YES",   "n",     "N",     "no",  "No",
+      "NO",   "true", "True", "TRUE",  "false", "False", "FALSE", "on",  "On",
+      "ON",   "off",  "Off",  "OFF",   "null",  "Null",  "NULL",  "~",   "<<",
+      ".inf", ".Inf", ".INF", "-.inf", "+.inf", ".nan",  ".NaN",  ".NAN"};
   if (kWords.count(s)) return true;
-  bool has_digit = std::any_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  bool has_digit = std::any_of(s.begin(), s.end(),
+                               [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
   bool numeric = std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c)) || std::string_view("._eE+-:").find(c) != std::string_view::npos;
+    return std::isdigit(static_cast<unsigned char>(c)) ||
+           std::string_view("._eE+-:").find(c) != std::string_view::npos;
   });
   return (has_digit && numeric) || s.rfind("0x", 0) == 0 || s.rfind("0o", 0) == 0;
 }
@@ -47,10 +51,18 @@ std::string Scalar(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           out += fmt::format("\\x{:02X}", static_cast<unsigned char>(c));
@@ -134,8 +146,9 @@ Status DecodeNamed(const YAML::Node& root, Kubeconfig& out) {
   }
   for (const auto& item : root["users"]) {
     const YAML::Node u = item["user"];
-    KubeconfigUser user{Str(item, "name"), "", "", Str(u, "client-certificate"),
-                        Str(u, "client-key"), Str(u, "token")};
+    KubeconfigUser user{
+        Str(item, "name"), "", "", Str(u, "client-certificate"), Str(u, "client-key"),
+        Str(u, "token")};
     auto cert = Data(u, "client-certificate-data");
     auto key = Data(u, "client-key-data");
     if (!cert) return cert.error();
@@ -146,7 +159,8 @@ Status DecodeNamed(const YAML::Node& root, Kubeconfig& out) {
   }
   for (const auto& item : root["contexts"]) {
     const YAML::Node c = item["context"];
-    out.contexts.push_back({Str(item, "name"), Str(c, "cluster"), Str(c, "user"), Str(c, "namespace")});
+    out.contexts.push_back(
+        {Str(item, "name"), Str(c, "cluster"), Str(c, "user"), Str(c, "namespace")});
   }
   return Status();
 }
@@ -273,13 +287,15 @@ Result<HostPort> ParseHostPort(std::string_view hostport) {
     unsigned port = 0;
     auto [end, ec] = std::from_chars(hp.port.data(), hp.port.data() + hp.port.size(), port);
     if (ec != std::errc() || end != hp.port.data() + hp.port.size() || port < 1 || port > 65535) {
-      return InvalidArgument(fmt::format(
-          "hostport {}: port {} must be a valid number between 1 and 65535, inclusive", hostport, hp.port));
+      return InvalidArgument(
+          fmt::format("hostport {}: port {} must be a valid number between 1 and 65535, inclusive",
+                      hostport, hp.port));
     }
   }
   if (pki::ParseIp(hp.host) || pki::IsDns1123Subdomain(hp.host)) return hp;
   return InvalidArgument(fmt::format(
-      "hostport {}: host '{}' must be a valid IP address or a valid RFC-1123 DNS subdomain", hostport, hp.host));
+      "hostport {}: host '{}' must be a valid IP address or a valid RFC-1123 DNS subdomain",
+      hostport, hp.host));
 }
 
 std::string FormatServerUrl(const std::string& host, const std::string& port) {

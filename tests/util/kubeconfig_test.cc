@@ -1,7 +1,8 @@
 #include "app/util/kubeconfig.h"
 
-#include <fstream>
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/fakes/temp_dir.h"
@@ -66,9 +67,9 @@ TEST(KubeconfigTest, RejectsMalformedInput) {
   EXPECT_FALSE(DecodeKubeconfig("clusters: [").has_value());
   EXPECT_FALSE(DecodeKubeconfig("- a\n- b\n").has_value());
   EXPECT_FALSE(DecodeKubeconfig("clusters: 3\n").has_value());
-  EXPECT_FALSE(DecodeKubeconfig(
-                   "clusters:\n- name: c\n  cluster:\n    certificate-authority-data: '!!!'\n")
-                   .has_value());
+  EXPECT_FALSE(
+      DecodeKubeconfig("clusters:\n- name: c\n  cluster:\n    certificate-authority-data: '!!!'\n")
+          .has_value());
 }
 
 TEST(KubeconfigTest, Base64) {
@@ -76,7 +77,8 @@ TEST(KubeconfigTest, Base64) {
   EXPECT_EQ(Base64Encode("a"), "YQ==");
   EXPECT_EQ(Base64Encode("ab"), "YWI=");
   EXPECT_EQ(Base64Encode("abc"), "YWJj");
-  for (const std::string& s : std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)}) {
+  for (const std::string& s :
+       std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)}) {
     EXPECT_EQ(*Base64Decode(Base64Encode(s)), s);
   }
   EXPECT_EQ(*Base64Decode("YW\nJj\n"), "abc");
@@ -106,12 +108,15 @@ TEST(KubeconfigTest, KubectlReadsIt) {
                                              "system:node:node-1", kCa, "KEY\n", "CERT\n");
   std::string path = dir.path() + "/admin.conf";
   std::ofstream(path) << EncodeKubeconfig(k);
-  auto r = kkadm::testing::RunCommand("kubectl config view --kubeconfig " + path + " --raw -o json");
+  auto r =
+      kkadm::testing::RunCommand("kubectl config view --kubeconfig " + path + " --raw -o json");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   auto json = nlohmann::json::parse(r.out);
   EXPECT_EQ(json["current-context"], "system:node:node-1@kubernetes");
   EXPECT_EQ(json["clusters"][0]["cluster"]["server"], "https://127.0.0.1:6443");
-  EXPECT_EQ(*Base64Decode(json["clusters"][0]["cluster"]["certificate-authority-data"].get<std::string>()), kCa);
+  EXPECT_EQ(*Base64Decode(
+                json["clusters"][0]["cluster"]["certificate-authority-data"].get<std::string>()),
+            kCa);
   EXPECT_EQ(json["users"][0]["name"], "system:node:node-1");
   EXPECT_EQ(*Base64Decode(json["users"][0]["user"]["client-key-data"].get<std::string>()), "KEY\n");
 }

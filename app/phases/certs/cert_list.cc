@@ -1,10 +1,10 @@
 // The kubeadm certificate table and the SAN computation for apiserver and etcd certificates.
 #include "app/phases/certs/cert_list.h"
 
+#include <spdlog/spdlog.h>
+
 #include <map>
 #include <utility>
-
-#include <spdlog/spdlog.h>
 
 #include "app/util/kubeconfig.h"
 
@@ -28,14 +28,17 @@ Result<std::string> AdvertiseIp(const config::InitConfiguration& cfg) {
 Result<std::string> APIServerVirtualIp(const std::string& service_subnet) {
   std::string first = service_subnet.substr(0, service_subnet.find(','));
   auto ip = util::pki::IndexedIpInCidr(first, 1);
-  if (!ip) return ip.error().Wrap("unable to get first IP address from the given CIDR: " + service_subnet);
+  if (!ip)
+    return ip.error().Wrap("unable to get first IP address from the given CIDR: " + service_subnet);
   return ip;
 }
 
-void AppendSansWarning(AltNames& names, const std::vector<std::string>& sans, const char* cert_name) {
+void AppendSansWarning(AltNames& names, const std::vector<std::string>& sans,
+                       const char* cert_name) {
   for (const auto& skipped : util::pki::AppendSans(names, sans)) {
     spdlog::warn(
-        "[certificates] WARNING: '{}' was not added to the '{}' SAN, because it is not a valid IP or "
+        "[certificates] WARNING: '{}' was not added to the '{}' SAN, because it is not a valid IP "
+        "or "
         "RFC-1123 compliant DNS entry",
         skipped, cert_name);
   }
@@ -45,19 +48,23 @@ void AppendSansWarning(AltNames& names, const std::vector<std::string>& sans, co
 
 const std::vector<CertSpec>& CertList() {
   static const std::vector<CertSpec> kList = {
-      {"ca", "self-signed Kubernetes CA to provision identities for other Kubernetes components", "ca", ""},
+      {"ca", "self-signed Kubernetes CA to provision identities for other Kubernetes components",
+       "ca", ""},
       {"apiserver", "certificate for serving the Kubernetes API", "apiserver", "ca"},
       {"apiserver-kubelet-client", "certificate for the API server to connect to kubelet",
        "apiserver-kubelet-client", "ca"},
-      {"front-proxy-ca", "self-signed CA to provision identities for front proxy", "front-proxy-ca", ""},
-      {"front-proxy-client", "certificate for the front proxy client", "front-proxy-client", "front-proxy-ca"},
+      {"front-proxy-ca", "self-signed CA to provision identities for front proxy", "front-proxy-ca",
+       ""},
+      {"front-proxy-client", "certificate for the front proxy client", "front-proxy-client",
+       "front-proxy-ca"},
       {"etcd-ca", "self-signed CA to provision identities for etcd", "etcd/ca", ""},
       {"etcd-server", "certificate for serving etcd", "etcd/server", "etcd-ca"},
-      {"etcd-peer", "certificate for etcd nodes to communicate with each other", "etcd/peer", "etcd-ca"},
+      {"etcd-peer", "certificate for etcd nodes to communicate with each other", "etcd/peer",
+       "etcd-ca"},
       {"etcd-healthcheck-client", "certificate for liveness probes to healthcheck etcd",
        "etcd/healthcheck-client", "etcd-ca"},
-      {"apiserver-etcd-client", "certificate the apiserver uses to access etcd", "apiserver-etcd-client",
-       "etcd-ca"},
+      {"apiserver-etcd-client", "certificate the apiserver uses to access etcd",
+       "apiserver-etcd-client", "etcd-ca"},
   };
   return kList;
 }
@@ -71,11 +78,16 @@ const CertSpec* FindCertSpec(std::string_view name) {
 
 util::pki::KeyType KeyTypeFor(config::EncryptionAlgorithm algorithm) {
   switch (algorithm) {
-    case config::EncryptionAlgorithm::kRsa2048: return util::pki::KeyType::kRsa2048;
-    case config::EncryptionAlgorithm::kRsa3072: return util::pki::KeyType::kRsa3072;
-    case config::EncryptionAlgorithm::kRsa4096: return util::pki::KeyType::kRsa4096;
-    case config::EncryptionAlgorithm::kEcdsaP256: return util::pki::KeyType::kEcdsaP256;
-    case config::EncryptionAlgorithm::kEcdsaP384: return util::pki::KeyType::kEcdsaP384;
+    case config::EncryptionAlgorithm::kRsa2048:
+      return util::pki::KeyType::kRsa2048;
+    case config::EncryptionAlgorithm::kRsa3072:
+      return util::pki::KeyType::kRsa3072;
+    case config::EncryptionAlgorithm::kRsa4096:
+      return util::pki::KeyType::kRsa4096;
+    case config::EncryptionAlgorithm::kEcdsaP256:
+      return util::pki::KeyType::kEcdsaP256;
+    case config::EncryptionAlgorithm::kEcdsaP384:
+      return util::pki::KeyType::kEcdsaP384;
   }
   return util::pki::KeyType::kRsa2048;
 }
@@ -119,7 +131,8 @@ Result<AltNames> GetEtcdAltNames(const config::InitConfiguration& cfg, bool peer
   return names;
 }
 
-Result<util::pki::CertConfig> GetCertConfig(const CertSpec& spec, const config::InitConfiguration& cfg) {
+Result<util::pki::CertConfig> GetCertConfig(const CertSpec& spec,
+                                            const config::InitConfiguration& cfg) {
   static const std::map<std::string, std::pair<std::string, std::vector<std::string>>> kSubjects = {
       {"ca", {"kubernetes", {}}},
       {"apiserver", {"kube-apiserver", {}}},

@@ -45,6 +45,7 @@ Result<util::pki::AltNames> GetEtcdAltNames(const config::InitConfiguration& cfg
 
 // The subject, SANs, usages and CA flag for `spec` under `cfg`; validity is left to the caller.
 // SANs that are neither IP nor DNS name are dropped with a warning, as kubeadm does.
-Result<util::pki::CertConfig> GetCertConfig(const CertSpec& spec, const config::InitConfiguration& cfg);
+Result<util::pki::CertConfig> GetCertConfig(const CertSpec& spec,
+                                            const config::InitConfiguration& cfg);
 
 }  // namespace kkadm::phases::certs

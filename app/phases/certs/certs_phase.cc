@@ -1,10 +1,10 @@
 // The `certs` phase adapter: the phase tree, flags and help; the work is in certs.cc.
 #include "app/phases/certs/certs_phase.h"
 
-#include <memory>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <memory>
 
 #include "app/phases/certs/certs.h"
 #include "app/util/pki/key_pool.h"
@@ -15,14 +15,17 @@ namespace {
 constexpr char kMacroLong[] =
     "This command is not meant to be run on its own. See list of available subcommands.";
 constexpr char kReuseNote[] =
-    "If both files already exist, kubeadm skips the generation step and existing files will be used.";
+    "If both files already exist, kubeadm skips the generation step and existing files will be "
+    "used.";
 
 certs::CertsEnv Env(InitData& data, util::pki::KeyPool* keys) {
-  return certs::CertsEnv{data.cfg, data.fs(), data.printer(), data.host->clock, data.external_ca, keys};
+  return certs::CertsEnv{data.cfg,         data.fs(),        data.printer(),
+                         data.host->clock, data.external_ca, keys};
 }
 
 std::vector<std::string> SubPhaseFlags(const std::string& name) {
-  std::vector<std::string> flags = {"cert-dir", "config", "kubernetes-version", "dry-run", "rootfs"};
+  std::vector<std::string> flags = {"cert-dir", "config", "kubernetes-version", "dry-run",
+                                    "rootfs"};
   if (name == "apiserver") {
     flags.insert(flags.end(), {"apiserver-advertise-address", "control-plane-endpoint",
                                "apiserver-cert-extra-sans", "service-dns-domain", "service-cidr"});
@@ -52,9 +55,9 @@ workflow::Phase CertSubPhase(InitData& data, const certs::CertSpec& spec,
   workflow::Phase phase;
   phase.name = spec.name;
   phase.description = "Generate the " + spec.long_name;
-  phase.long_description = fmt::format("Generate the {}, and save them into {}.crt and {}.key files.{}\n\n{}",
-                                       spec.long_name, spec.base_name, spec.base_name,
-                                       DefaultSansNote(spec), kReuseNote);
+  phase.long_description = fmt::format(
+      "Generate the {}, and save them into {}.crt and {}.key files.{}\n\n{}", spec.long_name,
+      spec.base_name, spec.base_name, DefaultSansNote(spec), kReuseNote);
   phase.run = [&data, &spec, keys] {
     certs::CertsEnv env = Env(data, keys.get());
     return spec.IsCa() ? certs::CreateCA(spec, env) : certs::CreateLeaf(spec, env);
@@ -66,10 +69,13 @@ workflow::Phase CertSubPhase(InitData& data, const certs::CertSpec& spec,
 workflow::Phase ServiceAccountPhase(InitData& data, std::shared_ptr<util::pki::KeyPool> keys) {
   workflow::Phase phase;
   phase.name = "sa";
-  phase.description = "Generate a private key for signing service account tokens along with its public key";
-  phase.long_description = std::string("Generate the private key for signing service account tokens along with "
-                                       "its public key, and save them into sa.key and sa.pub files.\n\n") +
-                           kReuseNote;
+  phase.description =
+      "Generate a private key for signing service account tokens along with its public key";
+  phase.long_description =
+      std::string(
+          "Generate the private key for signing service account tokens along with "
+          "its public key, and save them into sa.key and sa.pub files.\n\n") +
+      kReuseNote;
   phase.run = [&data, keys] {
     certs::CertsEnv env = Env(data, keys.get());
     Status s = certs::CreateServiceAccountKeys(env);
@@ -89,17 +95,27 @@ workflow::Phase NewCertsPhase(InitData& data) {
   phase.name = "certs";
   phase.description = "Certificate generation";
   phase.long_description = kMacroLong;
-  for (const auto& spec : certs::CertList()) phase.children.push_back(CertSubPhase(data, spec, keys));
+  for (const auto& spec : certs::CertList())
+    phase.children.push_back(CertSubPhase(data, spec, keys));
   phase.children.push_back(ServiceAccountPhase(data, keys));
   phase.run = [&data, keys] {
-    data.printer().Line("certs", fmt::format("Using certificateDir folder \"{}\"", data.cert_dir()));
+    data.printer().Line("certs",
+                        fmt::format("Using certificateDir folder \"{}\"", data.cert_dir()));
     keys->Clear();
     certs::CertsEnv env = Env(data, keys.get());
     return certs::PregenerateKeys(env);
   };
-  phase.inherit_flags = {"cert-dir", "config", "kubernetes-version", "apiserver-advertise-address",
-                         "apiserver-cert-extra-sans", "control-plane-endpoint", "node-name", "service-cidr",
-                         "service-dns-domain", "dry-run", "rootfs"};
+  phase.inherit_flags = {"cert-dir",
+                         "config",
+                         "kubernetes-version",
+                         "apiserver-advertise-address",
+                         "apiserver-cert-extra-sans",
+                         "control-plane-endpoint",
+                         "node-name",
+                         "service-cidr",
+                         "service-dns-domain",
+                         "dry-run",
+                         "rootfs"};
   return phase;
 }
 

@@ -1,12 +1,11 @@
 // Certificate parsing, field extraction and verification over OpenSSL 3.
 #include "app/util/pki/certificate.h"
 
+#include <fmt/format.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 
 #include <ctime>
-
-#include <fmt/format.h>
 
 #include "app/util/pki/san.h"
 
@@ -48,7 +47,8 @@ Result<std::vector<Certificate>> ReadAll(std::string_view pem, bool first_only) 
     }
     certs.push_back(Certificate::Adopt(OsslPtr<X509>(raw)));
   }
-  if (certs.empty()) return InvalidArgument("data does not contain any valid RSA or ECDSA certificates");
+  if (certs.empty())
+    return InvalidArgument("data does not contain any valid RSA or ECDSA certificates");
   return certs;
 }
 
@@ -175,7 +175,9 @@ bool Certificate::HasExtKeyUsage(ExtKeyUsage usage) const {
   return false;
 }
 
-TimePoint Certificate::NotBefore() const { return Asn1TimeToPoint(X509_get0_notBefore(cert_.get())); }
+TimePoint Certificate::NotBefore() const {
+  return Asn1TimeToPoint(X509_get0_notBefore(cert_.get()));
+}
 TimePoint Certificate::NotAfter() const { return Asn1TimeToPoint(X509_get0_notAfter(cert_.get())); }
 
 std::string Certificate::SerialHex() const {
@@ -210,7 +212,8 @@ Status Certificate::VerifySignedBy(const Certificate& ca) const {
   EVP_PKEY* ca_key = X509_get0_pubkey(ca.get());
   if (ca_key == nullptr || X509_verify(cert_.get(), ca_key) != 1) {
     ClearOpenSslErrors();
-    return FailedPrecondition("x509: certificate signature does not verify with the CA's public key");
+    return FailedPrecondition(
+        "x509: certificate signature does not verify with the CA's public key");
   }
   return Status();
 }

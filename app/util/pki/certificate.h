@@ -52,7 +52,7 @@ class Certificate {
   std::vector<std::string> DnsNames() const;
   std::vector<std::string> IpAddresses() const;  // Go's IP.String() text
   bool IsCa() const;
-  unsigned KeyUsage() const;  // KeyUsageBits; 0 when the extension is absent
+  unsigned KeyUsage() const;                      // KeyUsageBits; 0 when the extension is absent
   std::vector<ExtKeyUsage> ExtKeyUsages() const;  // server/client auth only, in order
   bool HasExtKeyUsage(ExtKeyUsage usage) const;
   TimePoint NotBefore() const;

@@ -16,11 +16,16 @@ Result<PrivateKey> Failed(std::string_view what) { return OpenSslError(what); }
 
 const char* KeyTypeName(KeyType type) {
   switch (type) {
-    case KeyType::kRsa2048: return "RSA-2048";
-    case KeyType::kRsa3072: return "RSA-3072";
-    case KeyType::kRsa4096: return "RSA-4096";
-    case KeyType::kEcdsaP256: return "ECDSA-P256";
-    case KeyType::kEcdsaP384: return "ECDSA-P384";
+    case KeyType::kRsa2048:
+      return "RSA-2048";
+    case KeyType::kRsa3072:
+      return "RSA-3072";
+    case KeyType::kRsa4096:
+      return "RSA-4096";
+    case KeyType::kEcdsaP256:
+      return "ECDSA-P256";
+    case KeyType::kEcdsaP384:
+      return "ECDSA-P384";
   }
   return "unknown";
 }
@@ -28,11 +33,21 @@ const char* KeyTypeName(KeyType type) {
 Result<PrivateKey> PrivateKey::Generate(KeyType type) {
   EVP_PKEY* raw = nullptr;
   switch (type) {
-    case KeyType::kRsa2048: raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", size_t{2048}); break;
-    case KeyType::kRsa3072: raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", size_t{3072}); break;
-    case KeyType::kRsa4096: raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", size_t{4096}); break;
-    case KeyType::kEcdsaP256: raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256"); break;
-    case KeyType::kEcdsaP384: raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-384"); break;
+    case KeyType::kRsa2048:
+      raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", size_t{2048});
+      break;
+    case KeyType::kRsa3072:
+      raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", size_t{3072});
+      break;
+    case KeyType::kRsa4096:
+      raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", size_t{4096});
+      break;
+    case KeyType::kEcdsaP256:
+      raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256");
+      break;
+    case KeyType::kEcdsaP384:
+      raw = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-384");
+      break;
   }
   if (raw == nullptr) return Failed(std::string("generating ") + KeyTypeName(type) + " key");
   return PrivateKey(OsslPtr<EVP_PKEY>(raw));

@@ -58,7 +58,8 @@ Status KeyPool::Generate(KeyType type, const std::vector<std::string>& names) {
   });
   for (const auto& n : names) {
     auto it = slots_.find(n);
-    if (it != slots_.end() && it->second.key && !it->second.key->has_value()) return it->second.key->error();
+    if (it != slots_.end() && it->second.key && !it->second.key->has_value())
+      return it->second.key->error();
   }
   return Status();
 }

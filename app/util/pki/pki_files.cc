@@ -7,16 +7,20 @@ namespace {
 Result<std::string> Read(const FileSystem& fs, const std::string& path, const char* what) {
   auto data = fs.ReadFile(path);
   if (!data) {
-    return Status(data.error().code(),
-                  std::string("couldn't load the ") + what + " file " + path + ": " + data.error().message());
+    return Status(data.error().code(), std::string("couldn't load the ") + what + " file " + path +
+                                           ": " + data.error().message());
   }
   return data;
 }
 
 }  // namespace
 
-std::string CertPath(const std::string& dir, const std::string& base) { return dir + "/" + base + ".crt"; }
-std::string KeyPath(const std::string& dir, const std::string& base) { return dir + "/" + base + ".key"; }
+std::string CertPath(const std::string& dir, const std::string& base) {
+  return dir + "/" + base + ".crt";
+}
+std::string KeyPath(const std::string& dir, const std::string& base) {
+  return dir + "/" + base + ".key";
+}
 std::string PublicKeyPath(const std::string& dir, const std::string& base) {
   return dir + "/" + base + ".pub";
 }
@@ -50,7 +54,8 @@ Result<CertAndKey> LoadCertificateAuthority(const FileSystem& fs, const std::str
   if (!cert) return cert.error().Wrap(context + ": failed to load certificate");
   auto key = LoadKey(fs, KeyPath(dir, base));
   if (!key) return key.error().Wrap(context + ": failed to load key");
-  if (!cert->IsCa()) return FailedPrecondition(base + " certificate is not a certificate authority");
+  if (!cert->IsCa())
+    return FailedPrecondition(base + " certificate is not a certificate authority");
   if (!cert->MatchesKey(*key)) {
     return FailedPrecondition(context + ": the private key does not match the certificate");
   }

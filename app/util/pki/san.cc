@@ -38,7 +38,8 @@ bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '
 bool IsDns1123Label(std::string_view label) {
   if (label.empty() || label.size() > 63) return false;
   if (!IsLowerAlnum(label.front()) || !IsLowerAlnum(label.back())) return false;
-  return std::all_of(label.begin(), label.end(), [](char c) { return IsLowerAlnum(c) || c == '-'; });
+  return std::all_of(label.begin(), label.end(),
+                     [](char c) { return IsLowerAlnum(c) || c == '-'; });
 }
 
 }  // namespace

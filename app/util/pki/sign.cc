@@ -55,8 +55,8 @@ Status AddExt(X509* cert, int nid, void* value, bool critical) {
 
 Status AddKeyUsage(X509* cert, bool is_ca) {
   OsslPtr<ASN1_BIT_STRING> bits(ASN1_BIT_STRING_new());
-  ASN1_BIT_STRING_set_bit(bits.get(), 0, 1);  // digitalSignature
-  ASN1_BIT_STRING_set_bit(bits.get(), 2, 1);  // keyEncipherment
+  ASN1_BIT_STRING_set_bit(bits.get(), 0, 1);             // digitalSignature
+  ASN1_BIT_STRING_set_bit(bits.get(), 2, 1);             // keyEncipherment
   if (is_ca) ASN1_BIT_STRING_set_bit(bits.get(), 5, 1);  // keyCertSign
   return AddExt(cert, NID_key_usage, bits.get(), true);
 }
@@ -112,7 +112,8 @@ Status AddGeneralName(GENERAL_NAMES* names, int type, const std::string& bytes) 
 }
 
 // Go's order: DNS names, then IP addresses.
-Status AddSans(X509* cert, const std::vector<std::string>& dns, const std::vector<std::string>& ips) {
+Status AddSans(X509* cert, const std::vector<std::string>& dns,
+               const std::vector<std::string>& ips) {
   if (dns.empty() && ips.empty()) return Status();
   OsslPtr<GENERAL_NAMES> names(sk_GENERAL_NAME_new_null());
   for (const auto& d : dns) KKADM_RETURN_IF_ERROR(AddGeneralName(names.get(), GEN_DNS, d));

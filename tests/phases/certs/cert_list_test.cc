@@ -14,7 +14,8 @@ config::InitConfiguration SampleConfig() {
   cfg.cluster.networking.service_subnet = "10.96.0.0/12,fd00:10:96::/108";
   cfg.cluster.networking.dns_domain = "corp.local";
   cfg.cluster.control_plane_endpoint = "cp.example.com:6443";
-  cfg.cluster.api_server.cert_sans = {"10.0.0.5", "api.example.com", "Bad_SAN", "*.apps.example.com"};
+  cfg.cluster.api_server.cert_sans = {"10.0.0.5", "api.example.com", "Bad_SAN",
+                                      "*.apps.example.com"};
   cfg.cluster.etcd.local.emplace();
   cfg.cluster.etcd.local->server_cert_sans = {"etcd.example.com", "10.1.1.1"};
   cfg.cluster.etcd.local->peer_cert_sans = {"peer.example.com"};
@@ -28,14 +29,16 @@ TEST(CertListTest, TableMatchesKubeadm) {
     bases.push_back(spec.base_name);
     cas.push_back(spec.ca_name);
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"ca", "apiserver", "apiserver-kubelet-client", "front-proxy-ca",
-                                             "front-proxy-client", "etcd-ca", "etcd-server", "etcd-peer",
-                                             "etcd-healthcheck-client", "apiserver-etcd-client"}));
-  EXPECT_EQ(bases, (std::vector<std::string>{"ca", "apiserver", "apiserver-kubelet-client", "front-proxy-ca",
-                                             "front-proxy-client", "etcd/ca", "etcd/server", "etcd/peer",
-                                             "etcd/healthcheck-client", "apiserver-etcd-client"}));
-  EXPECT_EQ(cas, (std::vector<std::string>{"", "ca", "ca", "", "front-proxy-ca", "", "etcd-ca", "etcd-ca",
-                                           "etcd-ca", "etcd-ca"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"ca", "apiserver", "apiserver-kubelet-client",
+                                             "front-proxy-ca", "front-proxy-client", "etcd-ca",
+                                             "etcd-server", "etcd-peer", "etcd-healthcheck-client",
+                                             "apiserver-etcd-client"}));
+  EXPECT_EQ(bases, (std::vector<std::string>{"ca", "apiserver", "apiserver-kubelet-client",
+                                             "front-proxy-ca", "front-proxy-client", "etcd/ca",
+                                             "etcd/server", "etcd/peer", "etcd/healthcheck-client",
+                                             "apiserver-etcd-client"}));
+  EXPECT_EQ(cas, (std::vector<std::string>{"", "ca", "ca", "", "front-proxy-ca", "", "etcd-ca",
+                                           "etcd-ca", "etcd-ca", "etcd-ca"}));
   EXPECT_EQ(FindCertSpec("etcd-peer")->base_name, "etcd/peer");
   EXPECT_EQ(FindCertSpec("nope"), nullptr);
 }
@@ -51,15 +54,26 @@ TEST(CertListTest, SubjectsAndUsages) {
   std::vector<Want> wants = {
       {"ca", "kubernetes", {}, {}, true},
       {"apiserver", "kube-apiserver", {}, {ExtKeyUsage::kServerAuth}, false},
-      {"apiserver-kubelet-client", "kube-apiserver-kubelet-client", {"kubeadm:cluster-admins"},
-       {ExtKeyUsage::kClientAuth}, false},
+      {"apiserver-kubelet-client",
+       "kube-apiserver-kubelet-client",
+       {"kubeadm:cluster-admins"},
+       {ExtKeyUsage::kClientAuth},
+       false},
       {"front-proxy-ca", "front-proxy-ca", {}, {}, true},
       {"front-proxy-client", "front-proxy-client", {}, {ExtKeyUsage::kClientAuth}, false},
       {"etcd-ca", "etcd-ca", {}, {}, true},
       {"etcd-server", "node-1", {}, {ExtKeyUsage::kServerAuth, ExtKeyUsage::kClientAuth}, false},
       {"etcd-peer", "node-1", {}, {ExtKeyUsage::kServerAuth, ExtKeyUsage::kClientAuth}, false},
-      {"etcd-healthcheck-client", "kube-etcd-healthcheck-client", {}, {ExtKeyUsage::kClientAuth}, false},
-      {"apiserver-etcd-client", "kube-apiserver-etcd-client", {}, {ExtKeyUsage::kClientAuth}, false},
+      {"etcd-healthcheck-client",
+       "kube-etcd-healthcheck-client",
+       {},
+       {ExtKeyUsage::kClientAuth},
+       false},
+      {"apiserver-etcd-client",
+       "kube-apiserver-etcd-client",
+       {},
+       {ExtKeyUsage::kClientAuth},
+       false},
   };
   for (const auto& w : wants) {
     auto c = GetCertConfig(*FindCertSpec(w.name), cfg);
@@ -75,9 +89,9 @@ TEST(CertListTest, APIServerSans) {
   auto names = GetAPIServerAltNames(SampleConfig());
   ASSERT_TRUE(names.has_value()) << names.error().message();
   EXPECT_EQ(names->dns_names,
-            (std::vector<std::string>{"node-1", "kubernetes", "kubernetes.default", "kubernetes.default.svc",
-                                      "kubernetes.default.svc.corp.local", "cp.example.com", "api.example.com",
-                                      "*.apps.example.com"}));
+            (std::vector<std::string>{"node-1", "kubernetes", "kubernetes.default",
+                                      "kubernetes.default.svc", "kubernetes.default.svc.corp.local",
+                                      "cp.example.com", "api.example.com", "*.apps.example.com"}));
   EXPECT_EQ(names->ips, (std::vector<std::string>{"10.96.0.1", "192.0.2.10", "10.0.0.5"}));
 }
 
@@ -94,7 +108,8 @@ TEST(CertListTest, APIServerSansWithIpEndpointAndIpv6Service) {
 TEST(CertListTest, EtcdSans) {
   auto server = GetEtcdAltNames(SampleConfig(), false);
   ASSERT_TRUE(server.has_value());
-  EXPECT_EQ(server->dns_names, (std::vector<std::string>{"node-1", "localhost", "etcd.example.com"}));
+  EXPECT_EQ(server->dns_names,
+            (std::vector<std::string>{"node-1", "localhost", "etcd.example.com"}));
   EXPECT_EQ(server->ips, (std::vector<std::string>{"192.0.2.10", "127.0.0.1", "::1", "10.1.1.1"}));
   auto peer = GetEtcdAltNames(SampleConfig(), true);
   ASSERT_TRUE(peer.has_value());
@@ -107,7 +122,8 @@ TEST(CertListTest, BadConfigIsAnError) {
   cfg.local_api_endpoint.advertise_address = "not-an-ip";
   auto r = GetCertConfig(*FindCertSpec("apiserver"), cfg);
   ASSERT_FALSE(r.has_value());
-  EXPECT_NE(r.error().message().find("error parsing LocalAPIEndpoint AdvertiseAddress not-an-ip"), std::string::npos);
+  EXPECT_NE(r.error().message().find("error parsing LocalAPIEndpoint AdvertiseAddress not-an-ip"),
+            std::string::npos);
   EXPECT_FALSE(GetCertConfig(*FindCertSpec("etcd-server"), cfg).has_value());
   EXPECT_TRUE(GetCertConfig(*FindCertSpec("front-proxy-client"), cfg).has_value());
   cfg = SampleConfig();

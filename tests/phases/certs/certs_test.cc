@@ -14,12 +14,28 @@ using util::pki::LoadCert;
 
 const char kPki[] = "/etc/kubernetes/pki";
 
-const std::vector<std::string> kAllFiles = {
-    "ca.crt", "ca.key", "apiserver.crt", "apiserver.key", "apiserver-kubelet-client.crt",
-    "apiserver-kubelet-client.key", "front-proxy-ca.crt", "front-proxy-ca.key", "front-proxy-client.crt",
-    "front-proxy-client.key", "etcd/ca.crt", "etcd/ca.key", "etcd/server.crt", "etcd/server.key",
-    "etcd/peer.crt", "etcd/peer.key", "etcd/healthcheck-client.crt", "etcd/healthcheck-client.key",
-    "apiserver-etcd-client.crt", "apiserver-etcd-client.key", "sa.key", "sa.pub"};
+const std::vector<std::string> kAllFiles = {"ca.crt",
+                                            "ca.key",
+                                            "apiserver.crt",
+                                            "apiserver.key",
+                                            "apiserver-kubelet-client.crt",
+                                            "apiserver-kubelet-client.key",
+                                            "front-proxy-ca.crt",
+                                            "front-proxy-ca.key",
+                                            "front-proxy-client.crt",
+                                            "front-proxy-client.key",
+                                            "etcd/ca.crt",
+                                            "etcd/ca.key",
+                                            "etcd/server.crt",
+                                            "etcd/server.key",
+                                            "etcd/peer.crt",
+                                            "etcd/peer.key",
+                                            "etcd/healthcheck-client.crt",
+                                            "etcd/healthcheck-client.key",
+                                            "apiserver-etcd-client.crt",
+                                            "apiserver-etcd-client.key",
+                                            "sa.key",
+                                            "sa.pub"};
 
 CertsEnv Env(testing::TestNode& node, util::pki::KeyPool* keys = nullptr) {
   return CertsEnv{node.data.cfg, node.fs, node.printer, node.clock, node.data.external_ca, keys};
@@ -43,7 +59,8 @@ TEST(CertsTest, CreatesWholePkiWithKubeadmOutput) {
             "[certs] Generating \"ca\" certificate and key\n"
             "[certs] Generating \"apiserver\" certificate and key\n"
             "[certs] apiserver serving cert is signed for DNS names [kubernetes kubernetes.default "
-            "kubernetes.default.svc kubernetes.default.svc.cluster.local node-1] and IPs [10.96.0.1 192.0.2.10]\n"
+            "kubernetes.default.svc kubernetes.default.svc.cluster.local node-1] and IPs "
+            "[10.96.0.1 192.0.2.10]\n"
             "[certs] Generating \"apiserver-kubelet-client\" certificate and key\n"
             "[certs] Generating \"front-proxy-ca\" certificate and key\n"
             "[certs] Generating \"front-proxy-client\" certificate and key\n"
@@ -67,7 +84,9 @@ TEST(CertsTest, CreatesWholePkiWithKubeadmOutput) {
   for (const auto& spec : CertList()) {
     if (spec.IsCa()) continue;
     const CertSpec* ca = FindCertSpec(spec.ca_name);
-    EXPECT_TRUE(Cert(node, spec.base_name).VerifyChain({}, Cert(node, ca->base_name), node.clock.Now()).ok())
+    EXPECT_TRUE(Cert(node, spec.base_name)
+                    .VerifyChain({}, Cert(node, ca->base_name), node.clock.Now())
+                    .ok())
         << spec.name;
   }
 }
@@ -129,8 +148,9 @@ TEST(CertsTest, LeafSignedByAnotherCaIsRefused) {
   auto before = node.Read("/etc/kubernetes/pki/apiserver.crt");
   Status s = CreateLeaf(*FindCertSpec("apiserver"), env);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
-  EXPECT_NE(s.message().find("[certs] certificate apiserver not signed by CA certificate ca: x509:"),
-            std::string::npos)
+  EXPECT_NE(
+      s.message().find("[certs] certificate apiserver not signed by CA certificate ca: x509:"),
+      std::string::npos)
       << s.message();
   EXPECT_EQ(node.Read("/etc/kubernetes/pki/apiserver.crt"), before);
 }
@@ -140,23 +160,32 @@ TEST(CertsTest, InvalidExistingFilesAreErrors) {
   auto env = Env(node);
   ASSERT_TRUE(CreatePKIAssets(env).ok());
   // A leaf certificate where the CA should be.
-  ASSERT_TRUE(node.fs.WriteFile("/etc/kubernetes/pki/front-proxy-ca.crt",
-                                node.Read("/etc/kubernetes/pki/front-proxy-client.crt"), 0644).ok());
-  EXPECT_NE(CreateCA(*FindCertSpec("front-proxy-ca"), env).message().find("is not a CA"), std::string::npos);
+  ASSERT_TRUE(node.fs
+                  .WriteFile("/etc/kubernetes/pki/front-proxy-ca.crt",
+                             node.Read("/etc/kubernetes/pki/front-proxy-client.crt"), 0644)
+                  .ok());
+  EXPECT_NE(CreateCA(*FindCertSpec("front-proxy-ca"), env).message().find("is not a CA"),
+            std::string::npos);
   // Garbage certificate.
   ASSERT_TRUE(node.fs.WriteFile("/etc/kubernetes/pki/etcd/peer.crt", "garbage", 0644).ok());
-  EXPECT_NE(CreateLeaf(*FindCertSpec("etcd-peer"), env).message().find("failure loading etcd/peer certificate"),
+  EXPECT_NE(CreateLeaf(*FindCertSpec("etcd-peer"), env)
+                .message()
+                .find("failure loading etcd/peer certificate"),
             std::string::npos);
   // A key that belongs to another certificate.
-  ASSERT_TRUE(node.fs.WriteFile("/etc/kubernetes/pki/apiserver.key",
-                                node.Read("/etc/kubernetes/pki/apiserver-etcd-client.key"), 0600).ok());
-  EXPECT_NE(CreateLeaf(*FindCertSpec("apiserver"), env).message().find("does not match"), std::string::npos);
+  ASSERT_TRUE(node.fs
+                  .WriteFile("/etc/kubernetes/pki/apiserver.key",
+                             node.Read("/etc/kubernetes/pki/apiserver-etcd-client.key"), 0600)
+                  .ok());
+  EXPECT_NE(CreateLeaf(*FindCertSpec("apiserver"), env).message().find("does not match"),
+            std::string::npos);
   // A key without its certificate.
   ASSERT_TRUE(node.fs.Remove("/etc/kubernetes/pki/front-proxy-client.crt").ok());
   EXPECT_FALSE(CreateLeaf(*FindCertSpec("front-proxy-client"), env).ok());
   // A broken sa.key.
   ASSERT_TRUE(node.fs.WriteFile("/etc/kubernetes/pki/sa.key", "broken", 0600).ok());
-  EXPECT_NE(CreateServiceAccountKeys(env).message().find("file sa.key existed but it could not be loaded"),
+  EXPECT_NE(CreateServiceAccountKeys(env).message().find(
+                "file sa.key existed but it could not be loaded"),
             std::string::npos);
 }
 
@@ -165,7 +194,9 @@ TEST(CertsTest, LeafWithoutCaFailsClearly) {
   auto env = Env(node);
   Status s = CreateLeaf(*FindCertSpec("apiserver"), env);
   EXPECT_EQ(s.code(), StatusCode::kNotFound);
-  EXPECT_EQ(s.message().rfind("couldn't load CA certificate ca: failure loading ca certificate authority", 0), 0u)
+  EXPECT_EQ(s.message().rfind(
+                "couldn't load CA certificate ca: failure loading ca certificate authority", 0),
+            0u)
       << s.message();
   EXPECT_FALSE(node.fs.Exists("/etc/kubernetes/pki/apiserver.crt"));
   // With the CA created first, the same sub-phase alone works.
@@ -189,17 +220,20 @@ TEST(CertsTest, ExternalCaValidatesAndNeverSigns) {
   ASSERT_TRUE(CreatePKIAssets(ext).ok());
   EXPECT_EQ(Snapshot(node), before);
   std::string out = node.TakeOutput();
-  EXPECT_NE(out.find("[certs] Using existing ca keyless certificate authority\n"), std::string::npos);
-  EXPECT_NE(out.find("[certs] Using existing front-proxy-ca keyless certificate authority\n"), std::string::npos);
+  EXPECT_NE(out.find("[certs] Using existing ca keyless certificate authority\n"),
+            std::string::npos);
+  EXPECT_NE(out.find("[certs] Using existing front-proxy-ca keyless certificate authority\n"),
+            std::string::npos);
   EXPECT_NE(out.find("[certs] Using existing sa keys\n"), std::string::npos);
   // A missing leaf cannot be made without the CA key.
   ASSERT_TRUE(node.fs.Remove("/etc/kubernetes/pki/apiserver.crt").ok());
   ASSERT_TRUE(node.fs.Remove("/etc/kubernetes/pki/apiserver.key").ok());
   EXPECT_EQ(KeysToGenerate(ext), std::vector<std::string>{});
   Status s = CreateLeaf(*FindCertSpec("apiserver"), ext);
-  EXPECT_EQ(s.message().rfind("couldn't load CA certificate ca: failure loading ca certificate authority: "
-                              "failed to load key",
-                              0),
+  EXPECT_EQ(s.message().rfind(
+                "couldn't load CA certificate ca: failure loading ca certificate authority: "
+                "failed to load key",
+                0),
             0u)
       << s.message();
 }
@@ -211,8 +245,9 @@ TEST(CertsTest, ExternalEtcdSkipsEtcdCertificates) {
   auto env = Env(node);
   ASSERT_TRUE(CreatePKIAssets(env).ok());
   std::string out = node.TakeOutput();
-  EXPECT_NE(out.find("[certs] External etcd mode: Skipping etcd/ca certificate authority generation\n"),
-            std::string::npos);
+  EXPECT_NE(
+      out.find("[certs] External etcd mode: Skipping etcd/ca certificate authority generation\n"),
+      std::string::npos);
   EXPECT_NE(out.find("[certs] External etcd mode: Skipping etcd/server certificate generation\n"),
             std::string::npos);
   EXPECT_FALSE(node.fs.Exists("/etc/kubernetes/pki/etcd"));
@@ -230,7 +265,8 @@ TEST(CertsTest, KeysToGenerateAndServiceAccountPublicKey) {
   ASSERT_TRUE(CreateServiceAccountKeys(env).ok());
   EXPECT_EQ(node.TakeOutput(), "[certs] Using the existing \"sa\" key\n");
   EXPECT_EQ(node.Read("/etc/kubernetes/pki/sa.key"), key);
-  EXPECT_EQ(node.Read("/etc/kubernetes/pki/sa.pub"), *util::pki::PrivateKey::ParsePem(key)->PublicKeyPem());
+  EXPECT_EQ(node.Read("/etc/kubernetes/pki/sa.pub"),
+            *util::pki::PrivateKey::ParsePem(key)->PublicKeyPem());
   EXPECT_EQ(KeysToGenerate(env).size(), 10u);
 }
 
@@ -244,7 +280,8 @@ TEST(CertsTest, RsaPkiUsesRsaEverywhere) {
     EXPECT_TRUE(key->IsRsa());
     EXPECT_EQ(key->Bits(), 2048);
   }
-  EXPECT_EQ(node.Read("/etc/kubernetes/pki/sa.key").rfind("-----BEGIN RSA PRIVATE KEY-----", 0), 0u);
+  EXPECT_EQ(node.Read("/etc/kubernetes/pki/sa.key").rfind("-----BEGIN RSA PRIVATE KEY-----", 0),
+            0u);
 }
 
 }  // namespace

@@ -55,7 +55,8 @@ struct TestNode {
   util::Printer printer{output};
   phases::InitData data;
 
-  explicit TestNode(config::EncryptionAlgorithm algorithm = config::EncryptionAlgorithm::kEcdsaP256) {
+  explicit TestNode(
+      config::EncryptionAlgorithm algorithm = config::EncryptionAlgorithm::kEcdsaP256) {
     data.host = &host;
     data.out = &printer;
     data.cfg.node_registration.name = "node-1";
@@ -70,7 +71,9 @@ struct TestNode {
     output.str("");
     return s;
   }
-  std::string Read(const std::string& node_path) { return fs.ReadFile(node_path).value_or(std::string()); }
+  std::string Read(const std::string& node_path) {
+    return fs.ReadFile(node_path).value_or(std::string());
+  }
   std::string HostPath(const std::string& node_path) { return fs.HostPath(node_path); }
 };
 

@@ -1,7 +1,8 @@
 #include "app/util/pki/certificate.h"
 
-#include <fstream>
 #include <gtest/gtest.h>
+
+#include <fstream>
 
 #include "app/util/pki/sign.h"
 #include "tests/fakes/temp_dir.h"
@@ -46,8 +47,8 @@ TEST(CertificateTest, RejectsMissingOrBrokenCertificates) {
   EXPECT_FALSE(Certificate::ParsePemBundle(*key->ToPem()).has_value());
 }
 
-// The pin must equal what kubeadm documents: openssl x509 -pubkey | openssl pkey -pubin -outform der
-// | openssl dgst -sha256.
+// The pin must equal what kubeadm documents: openssl x509 -pubkey | openssl pkey -pubin -outform
+// der | openssl dgst -sha256.
 TEST(CertificateTest, PinMatchesOpenSslCli) {
   testing::TempDir dir;
   for (auto type : {KeyType::kRsa2048, KeyType::kEcdsaP256}) {

@@ -33,14 +33,16 @@ TEST(SanTest, Dns1123) {
 
 TEST(SanTest, AppendSansClassifiesAndSkips) {
   AltNames names;
-  auto skipped = AppendSans(names, {"10.1.1.1", "api.example.com", "*.example.com", "Bad_Name", "::1"});
+  auto skipped =
+      AppendSans(names, {"10.1.1.1", "api.example.com", "*.example.com", "Bad_Name", "::1"});
   EXPECT_EQ(names.ips, (std::vector<std::string>{"10.1.1.1", "::1"}));
   EXPECT_EQ(names.dns_names, (std::vector<std::string>{"api.example.com", "*.example.com"}));
   EXPECT_EQ(skipped, std::vector<std::string>{"Bad_Name"});
 }
 
 TEST(SanTest, DedupSortsDnsKeepsIpOrder) {
-  AltNames names{{"node", "kubernetes", "b", "kubernetes"}, {"10.96.0.1", "192.168.0.2", "10.96.0.1", "::1"}};
+  AltNames names{{"node", "kubernetes", "b", "kubernetes"},
+                 {"10.96.0.1", "192.168.0.2", "10.96.0.1", "::1"}};
   RemoveDuplicateAltNames(names);
   EXPECT_EQ(names.dns_names, (std::vector<std::string>{"b", "kubernetes", "node"}));
   EXPECT_EQ(names.ips, (std::vector<std::string>{"10.96.0.1", "192.168.0.2", "::1"}));

@@ -51,7 +51,8 @@ TEST(SignTest, SelfSignedCaHasKubeadmTemplate) {
     EXPECT_TRUE(c.IsCa());
     EXPECT_EQ(c.DnsNames(), std::vector<std::string>{"kubernetes"});
     EXPECT_TRUE(c.IpAddresses().empty());
-    EXPECT_EQ(c.KeyUsage(), kKeyUsageDigitalSignature | kKeyUsageKeyEncipherment | kKeyUsageCertSign);
+    EXPECT_EQ(c.KeyUsage(),
+              kKeyUsageDigitalSignature | kKeyUsageKeyEncipherment | kKeyUsageCertSign);
     EXPECT_TRUE(c.ExtKeyUsages().empty());
     EXPECT_EQ(c.NotBefore(), Start() - std::chrono::minutes(5));
     EXPECT_EQ(c.NotAfter(), Start() + hours(87600));
@@ -68,7 +69,8 @@ TEST(SignTest, LeafCarriesSansUsagesAndChains) {
   ASSERT_TRUE(cert.has_value()) << cert.error().message();
   EXPECT_EQ(cert->CommonName(), "kube-apiserver");
   EXPECT_FALSE(cert->IsCa());
-  EXPECT_EQ(cert->DnsNames(), (std::vector<std::string>{"kubernetes", "kubernetes.default", "node-1"}));
+  EXPECT_EQ(cert->DnsNames(),
+            (std::vector<std::string>{"kubernetes", "kubernetes.default", "node-1"}));
   EXPECT_EQ(cert->IpAddresses(), (std::vector<std::string>{"10.96.0.1", "192.0.2.10", "fd00::1"}));
   EXPECT_EQ(cert->KeyUsage(), kKeyUsageDigitalSignature | kKeyUsageKeyEncipherment);
   EXPECT_EQ(cert->ExtKeyUsages(), std::vector<ExtKeyUsage>{ExtKeyUsage::kServerAuth});
