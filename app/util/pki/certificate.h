@@ -1,0 +1,89 @@
+// Certificate: an X.509 certificate over OpenSSL 3: PEM parsing (one or a bundle), the fields
+// kubeadm looks at (subject, SANs, CA flag, usages, validity), the public key pin and chain checks.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/util/pki/key.h"
+#include "app/util/pki/openssl_util.h"
+#include "app/util/status.h"
+
+namespace kkadm::util::pki {
+
+using TimePoint = std::chrono::system_clock::time_point;
+
+enum class ExtKeyUsage { kServerAuth, kClientAuth };
+
+// KeyUsage bits as X.509 numbers them (Go's x509.KeyUsage* constants use the same order).
+enum KeyUsageBits : unsigned {
+  kKeyUsageDigitalSignature = 1u << 0,
+  kKeyUsageContentCommitment = 1u << 1,
+  kKeyUsageKeyEncipherment = 1u << 2,
+  kKeyUsageDataEncipherment = 1u << 3,
+  kKeyUsageKeyAgreement = 1u << 4,
+  kKeyUsageCertSign = 1u << 5,
+  kKeyUsageCrlSign = 1u << 6,
+};
+
+class Certificate {
+ public:
+  // The first "CERTIFICATE" block of `pem` (other blocks are skipped). InvalidArgument when
+  // there is none or it does not parse.
+  static Result<Certificate> ParsePem(std::string_view pem);
+  // Every "CERTIFICATE" block, in order; InvalidArgument when there is none.
+  static Result<std::vector<Certificate>> ParsePemBundle(std::string_view pem);
+  // Takes ownership of `cert`.
+  static Certificate Adopt(OsslPtr<X509> cert) { return Certificate(std::move(cert)); }
+
+  Certificate(const Certificate& other);
+  Certificate& operator=(const Certificate& other);
+  Certificate(Certificate&&) = default;
+  Certificate& operator=(Certificate&&) = default;
+
+  std::string ToPem() const;
+  std::string ToDer() const;
+
+  std::string CommonName() const;
+  std::vector<std::string> Organizations() const;
+  std::vector<std::string> DnsNames() const;
+  std::vector<std::string> IpAddresses() const;  // Go's IP.String() text
+  bool IsCa() const;
+  unsigned KeyUsage() const;                      // KeyUsageBits; 0 when the extension is absent
+  std::vector<ExtKeyUsage> ExtKeyUsages() const;  // server/client auth only, in order
+  bool HasExtKeyUsage(ExtKeyUsage usage) const;
+  TimePoint NotBefore() const;
+  TimePoint NotAfter() const;
+  std::string SerialHex() const;
+  // The DER SubjectPublicKeyInfo of the certificate's key.
+  std::string PublicKeyDer() const;
+
+  // "sha256:<hex of SHA-256 over the DER SubjectPublicKeyInfo>" (kubeadm's CA pin).
+  std::string PublicKeyPin() const;
+
+  // OK when `ca`'s key made this certificate's signature (X509_verify), FailedPrecondition else.
+  Status VerifySignedBy(const Certificate& ca) const;
+
+  // Like Go's x509 Verify with `root` as the only trust anchor and `intermediates` as the pool:
+  // the chain must build and every signature, CA flag and (unless `at` is nullopt) validity
+  // period must hold. FailedPrecondition with OpenSSL's reason otherwise.
+  Status VerifyChain(const std::vector<Certificate>& intermediates, const Certificate& root,
+                     std::optional<TimePoint> at) const;
+
+  // True when `key` is the private half of this certificate's public key.
+  bool MatchesKey(const PrivateKey& key) const;
+
+  X509* get() const { return cert_.get(); }
+
+ private:
+  explicit Certificate(OsslPtr<X509> cert) : cert_(std::move(cert)) {}
+  OsslPtr<X509> cert_;
+};
+
+// "sha256:<hex>" of a DER SubjectPublicKeyInfo.
+std::string PublicKeyPinOfDer(std::string_view spki_der);
+
+}  // namespace kkadm::util::pki
