@@ -10,6 +10,7 @@
 #include "app/config/load.h"
 #include "app/config/make_config.h"
 #include "app/config/print_defaults.h"
+#include "cmd/config_file.h"
 #include "cmd/context.h"
 
 namespace kkadm::cmd {
@@ -50,14 +51,6 @@ Status PrintJoinDefaults(const ConfigOptions& options, CommandContext& context) 
   return Status();
 }
 
-Result<config::ConfigSource> ReadConfigFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return NotFound("unable to read config from \"" + path + "\": no such file or not readable");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return config::ConfigSource{path, text.str()};
-}
-
 void PrintWarnings(const std::vector<std::string>& warnings, CommandContext& context) {
   for (const std::string& w : warnings) context.err << "[config] WARNING: " << w << '\n';
 }
@@ -65,8 +58,10 @@ void PrintWarnings(const std::vector<std::string>& warnings, CommandContext& con
 // Strict decoding first (unknown fields and kinds fail), then the same defaulting and validation
 // init/join/reset apply, for each kind the file holds.
 Status Validate(const ConfigOptions& options, CommandContext& context) {
-  auto source = ReadConfigFile(options.config_path);
-  if (!source) return source.error();
+  auto file = ReadConfigFile(options.config_path);
+  if (!file) return file.error();
+  if (!*file) return InvalidArgument("config validate: --config is required");
+  const std::optional<config::ConfigSource>& source = *file;
   auto docs = config::LoadDocuments(*source, /*strict=*/true);
   if (!docs) return docs.error();
   std::vector<std::string> warnings = docs->warnings;

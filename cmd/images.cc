@@ -1,87 +1,30 @@
 // `kkadm config images list [-o text|json|yaml]` (kubeadm's cmd/config.go images list).
 #include "cmd/images.h"
 
-#include <yaml-cpp/yaml.h>
-
-#include <cctype>
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "app/util/file_system_real.h"
+#include "app/config/make_config.h"
+#include "app/config/print_defaults.h"
 #include "app/util/images.h"
 #include "app/util/kube_yaml.h"
-#include "build_info.h"
+#include "cmd/config_file.h"
 #include "cmd/context.h"
 
 namespace kkadm::cmd {
-namespace {
-
-std::string Scalar(const YAML::Node& node, const char* key) {
-  const YAML::Node value = node[key];
-  return value && value.IsScalar() ? value.Scalar() : std::string();
-}
-
-bool Flag(const YAML::Node& node, const char* key) {
-  const YAML::Node value = node[key];
-  return value && value.IsScalar() && value.as<bool>(false);
-}
-
-// The fields of a ClusterConfiguration document that decide image names.
-void ApplyClusterDocument(const YAML::Node& doc, config::ClusterConfiguration& cfg) {
-  if (auto v = Scalar(doc, "kubernetesVersion"); !v.empty()) cfg.kubernetes_version = v;
-  if (auto v = Scalar(doc, "imageRepository"); !v.empty()) cfg.image_repository = v;
-  const YAML::Node etcd = doc["etcd"];
-  if (etcd && etcd["external"]) {
-    cfg.etcd.local.reset();
-    cfg.etcd.external = config::ExternalEtcd{};
-  } else if (etcd && etcd["local"]) {
-    cfg.etcd.local->image_repository = Scalar(etcd["local"], "imageRepository");
-    cfg.etcd.local->image_tag = Scalar(etcd["local"], "imageTag");
-  }
-  if (const YAML::Node dns = doc["dns"]) {
-    cfg.dns.image_repository = Scalar(dns, "imageRepository");
-    cfg.dns.image_tag = Scalar(dns, "imageTag");
-    cfg.dns.disabled = Flag(dns, "disabled");
-  }
-  if (const YAML::Node proxy = doc["proxy"]) cfg.proxy.disabled = Flag(proxy, "disabled");
-}
-
-Status ApplyConfigFile(const std::string& path, config::ClusterConfiguration& cfg) {
-  util::RealFileSystem fs("/");
-  auto text = fs.ReadFile(path);
-  if (!text.has_value()) return InvalidArgument("unable to read config from \"" + path + "\"");
-  try {
-    for (const YAML::Node& doc : YAML::LoadAll(*text)) {
-      if (doc.IsMap() && Scalar(doc, "kind") == "ClusterConfiguration") {
-        ApplyClusterDocument(doc, cfg);
-      }
-    }
-  } catch (const YAML::Exception& e) {
-    return InvalidArgument("unable to decode config from \"" + path + "\": " + e.what());
-  }
-  return Status::Ok();
-}
-
-std::string NormalizeVersion(std::string version) {
-  if (!version.empty() && std::isdigit(static_cast<unsigned char>(version.front()))) {
-    version.insert(0, "v");
-  }
-  return version;
-}
-
-}  // namespace
 
 Result<config::ClusterConfiguration> LoadImagesConfig(const ImagesListOptions& options) {
-  config::ClusterConfiguration cfg;
-  cfg.etcd.local = config::LocalEtcd{};
-  cfg.kubernetes_version = build_info::kKubernetesVersion;
-  if (!options.config_path.empty()) {
-    KKADM_RETURN_IF_ERROR(ApplyConfigFile(options.config_path, cfg));
-  }
-  if (!options.kubernetes_version.empty()) cfg.kubernetes_version = options.kubernetes_version;
-  if (!options.image_repository.empty()) cfg.image_repository = options.image_repository;
-  cfg.kubernetes_version = NormalizeVersion(cfg.kubernetes_version);
-  return cfg;
+  // The same loading, defaulting and validation as `kkadm init`; image names do not depend on
+  // this host, so the example machine answers hostname and address questions.
+  Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options.config_path);
+  if (!file) return file.error();
+  config::InitFlags flags;
+  if (!options.kubernetes_version.empty()) flags.kubernetes_version = options.kubernetes_version;
+  if (!options.image_repository.empty()) flags.image_repository = options.image_repository;
+  Result<config::LoadedInit> loaded =
+      config::MakeInitConfiguration(*file, flags, config::ExampleMachine());
+  if (!loaded) return loaded.error();
+  return std::move(loaded->cfg.cluster);
 }
 
 std::string FormatImages(const std::vector<std::string>& images, const std::string& output) {

@@ -6,7 +6,10 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cmd/config.h"
 #include "cmd/context.h"
+#include "cmd/images.h"
+#include "cmd/init.h"
 #include "cmd/version.h"
 
 namespace kkadm::cmd {
@@ -42,6 +45,10 @@ int Main(int argc, char** argv) {
                  "The path to the 'real' host root filesystem; node paths are written under it");
   app.parse_complete_callback([&context] { SetUpLogging(context.global.verbosity); });
 
+  InitCommand init(context);
+  init.Bind(app);
+  AddConfigCommand(app, context);
+  AddImagesCommand(*app.get_subcommand("config"), context);
   AddVersionCommand(app, context);
 
   try {

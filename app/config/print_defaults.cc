@@ -24,6 +24,10 @@ class Example final : public util::Machine {
     return NotFound(path + ": not read when printing defaults");
   }
   Result<std::string> DefaultRouteAddress() const override { return std::string("1.2.3.4"); }
+  Status CheckUnixSocket(const std::string& path) const override {
+    return NotFound(path + ": the example machine has no sockets");
+  }
+  std::optional<std::string> Getenv(const std::string&) const override { return std::nullopt; }
 };
 
 // The 10th address of the first service CIDR (kubeadm's cluster DNS IP).

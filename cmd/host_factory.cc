@@ -1,0 +1,74 @@
+// The production seams, chosen once from the flags.
+#include "cmd/host_factory.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "app/util/file_system_dry_run.h"
+#include "app/util/file_system_real.h"
+#include "app/util/init_system_dry_run.h"
+#include "app/util/init_system_systemd.h"
+
+namespace kkadm::cmd {
+namespace {
+
+Status CheckRootfs(const std::string& rootfs) {
+  if (rootfs.empty()) return Status();
+  struct stat st {};
+  if (::stat(rootfs.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return InvalidArgument(fmt::format("invalid --rootfs \"{}\": not an existing directory", rootfs));
+  }
+  return Status();
+}
+
+Result<std::string> MakeDryRunDir(const std::string& name) {
+  std::string upper = name;
+  std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
+  if (const char* dir = std::getenv(fmt::format("KKADM_{}_DRYRUN_DIR", upper).c_str()); dir && *dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return FailedPrecondition(fmt::format("creating dry-run directory {}: {}", dir, ec.message()));
+    return std::string(dir);
+  }
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / fmt::format("kkadm-{}-dryrun-XXXXXX", name)).string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    return FailedPrecondition(fmt::format("creating dry-run directory {}: {}", pattern, std::strerror(errno)));
+  }
+  return pattern;
+}
+
+}  // namespace
+
+OwnedHost::OwnedHost(std::unique_ptr<util::FileSystem> node_fs, std::unique_ptr<util::FileSystem> fs,
+                     std::unique_ptr<util::InitSystem> real_init, std::unique_ptr<util::InitSystem> init,
+                     util::Machine& machine, std::string dry_run_dir)
+    : node_fs_(std::move(node_fs)),
+      fs_(std::move(fs)),
+      real_init_(std::move(real_init)),
+      init_(std::move(init)),
+      dry_run_dir_(std::move(dry_run_dir)),
+      host_{fs_ ? *fs_ : *node_fs_, init_ ? *init_ : *real_init_, util::RealClock(), machine} {}
+
+Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Machine& machine,
+                                            util::Printer& printer) {
+  KKADM_RETURN_IF_ERROR(CheckRootfs(options.rootfs));
+  auto node_fs = std::make_unique<util::RealFileSystem>(options.rootfs);
+  auto real_init = util::NewSystemdInitSystem("");
+  if (!options.dry_run) {
+    return std::make_unique<OwnedHost>(std::move(node_fs), nullptr, std::move(real_init), nullptr,
+                                       machine, "");
+  }
+  Result<std::string> dir = MakeDryRunDir(options.dry_run_name);
+  if (!dir) return dir.error();
+  auto fs = std::make_unique<util::DryRunFileSystem>(*node_fs, *dir, printer);
+  auto init = std::make_unique<util::DryRunInitSystem>(printer, real_init.get());
+  return std::make_unique<OwnedHost>(std::move(node_fs), std::move(fs), std::move(real_init),
+                                     std::move(init), machine, *dir);
+}
+
+}  // namespace kkadm::cmd

@@ -1,0 +1,46 @@
+// Builds the host seams a command runs against, from the global flags: the node's FileSystem
+// rooted at --rootfs (or a dry-run overlay), systemd over sd-bus (or a dry-run recorder), the
+// wall clock; the caller's Machine.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/util/host.h"
+#include "app/util/printer.h"
+#include "app/util/status.h"
+
+namespace kkadm::cmd {
+
+struct HostOptions {
+  std::string rootfs;        // "" = "/"
+  bool dry_run = false;
+  std::string dry_run_name;  // "init" or "join": names the dry-run directory
+};
+
+// Owns the seams; host() hands out the bundle of references phases use.
+class OwnedHost {
+ public:
+  OwnedHost(std::unique_ptr<util::FileSystem> node_fs, std::unique_ptr<util::FileSystem> fs,
+            std::unique_ptr<util::InitSystem> real_init, std::unique_ptr<util::InitSystem> init,
+            util::Machine& machine, std::string dry_run_dir);
+  util::Host& host() { return host_; }
+  // The host directory dry-run writes went to; empty when not a dry run.
+  const std::string& dry_run_dir() const { return dry_run_dir_; }
+
+ private:
+  std::unique_ptr<util::FileSystem> node_fs_;
+  std::unique_ptr<util::FileSystem> fs_;
+  std::unique_ptr<util::InitSystem> real_init_;
+  std::unique_ptr<util::InitSystem> init_;
+  std::string dry_run_dir_;
+  util::Host host_;
+};
+
+// InvalidArgument when --rootfs is not an existing directory. In dry-run, the overlay directory is
+// $KKADM_<NAME>_DRYRUN_DIR if set, else a fresh directory under $TMPDIR (never under the node).
+// `machine` must outlive the result.
+Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Machine& machine,
+                                            util::Printer& printer);
+
+}  // namespace kkadm::cmd

@@ -1,0 +1,111 @@
+// `kkadm init`: binds the flags, builds InitData once, runs the init phases.
+#include "cmd/init.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+#include "app/config/make_config.h"
+#include "app/phases/certs/certs_phase.h"
+#include "app/phases/controlplane/control_plane_phase.h"
+#include "app/phases/etcd/etcd_phase.h"
+#include "app/phases/kubeconfig/kubeconfig_phase.h"
+#include "app/phases/kubelet/kubelet_start_phase.h"
+#include "app/phases/preflight/preflight_phase.h"
+#include "app/phases/preflight/run_checks.h"
+#include "app/util/machine_real.h"
+#include "cmd/config_file.h"
+#include "cmd/root.h"
+
+namespace kkadm::cmd {
+namespace {
+
+std::vector<workflow::Phase> InitPhases(phases::InitData& data) {
+  return {phases::NewPreflightPhase(data),    phases::NewCertsPhase(data),
+          phases::NewKubeconfigPhase(data),   phases::NewEtcdPhase(data),
+          phases::NewControlPlanePhase(data), phases::NewKubeletStartPhase(data)};
+}
+
+}  // namespace
+
+InitCommand::InitCommand(CommandContext& context)
+    : context_(context),
+      printer_(context.out),
+      machine_(std::make_unique<util::RealMachine>()),
+      runner_(InitPhases(data_)) {
+  RegisterInitFlags(flags_, options_);
+  runner_.SetDataInitializer([this] { return MakeInitData(); });
+}
+
+void InitCommand::Bind(CLI::App& parent) {
+  CLI::App* cmd = parent.add_subcommand("init", "Run this command in order to set up the Kubernetes control plane");
+  cmd->description(
+      "Run this command in order to set up the Kubernetes control plane.\n"
+      "Phases can be run alone with 'kkadm init phase <name>' and left out with --skip-phases.");
+  workflow::BindOptions options;
+  options.use = "init";
+  options.on_done = [this](const Status& s, const std::string& phase) { Done(s, phase); };
+  options.resolve_skip_phases = [this](const std::vector<std::string>& flag) { return ResolveSkipPhases(flag); };
+  if (Status s = workflow::BindToCommand(*cmd, runner_, flags_, std::move(options)); !s.ok()) {
+    context_.status = s;
+  }
+}
+
+Status InitCommand::MakeInitData() {
+  Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
+  if (!file) return file.error();
+  Result<config::LoadedInit> loaded = config::MakeInitConfiguration(*file, options_.flags, *machine_);
+  if (!loaded) return loaded.error();
+  for (const std::string& warning : loaded->warnings) spdlog::warn("{}", warning);
+
+  data_.cfg = std::move(loaded->cfg);
+  // The config layer already merged the flag into nodeRegistration.ignorePreflightErrors.
+  Result<std::set<std::string>> ignored =
+      phases::preflight::ParseIgnorePreflightErrors({}, data_.cfg.node_registration.ignore_preflight_errors);
+  if (!ignored) return ignored.error();
+
+  data_.dry_run = data_.cfg.dry_run || options_.flags.dry_run.value_or(false);
+  Result<std::unique_ptr<OwnedHost>> host =
+      MakeHost({context_.global.rootfs, data_.dry_run, "init"}, *machine_, printer_);
+  if (!host) return host.error();
+  host_ = std::move(*host);
+
+  data_.host = &host_->host();
+  data_.out = &printer_;
+  data_.ignore_preflight_errors = std::move(*ignored);
+  data_.kubeconfig_dir = options_.kubeconfig_dir;
+  data_.manifest_dir = options_.kubeconfig_dir + "/manifests";
+  data_.admin_kubeconfig_path = options_.kubeconfig_path;
+  data_.upload_certs = options_.upload_certs;
+  data_.skip_token_print = options_.skip_token_print;
+  data_.skip_certificate_key_print = options_.skip_certificate_key_print;
+  data_.patches_dir = data_.cfg.patches_directory;
+  const std::string ca = data_.cert_dir() + "/ca";
+  data_.external_ca = data_.fs().Exists(ca + ".crt") && !data_.fs().Exists(ca + ".key");
+  printer_.Line("init", "Using Kubernetes version: " + data_.cfg.cluster.kubernetes_version);
+  return Status();
+}
+
+Result<std::vector<std::string>> InitCommand::ResolveSkipPhases(const std::vector<std::string>& flag) {
+  // kubeadm: the flag wins; without it, InitConfiguration.skipPhases applies.
+  if (!flag.empty()) return flag;
+  return data_.cfg.skip_phases;
+}
+
+void InitCommand::Done(const Status& status, const std::string& failed_phase) {
+  if (!status.ok()) {
+    context_.status = status;
+    if (failed_phase == "preflight") context_.exit_code = kExitPreflight;
+    return;
+  }
+  if (data_.dry_run && host_) {
+    printer_.Line("dryrun", fmt::format("Wrote what init would have written to the \"{}\" directory",
+                                        host_->dry_run_dir()));
+    printer_.Line("dryrun", "Finished dry-running successfully. Above are the resources that would be created.");
+  }
+}
+
+}  // namespace kkadm::cmd

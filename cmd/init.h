@@ -1,0 +1,43 @@
+// `kkadm init`: make this machine the first control-plane node, phase by phase.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "app/phases/init/init_data.h"
+#include "app/util/printer.h"
+#include "app/workflow/cli.h"
+#include "app/workflow/runner.h"
+#include "cmd/context.h"
+#include "cmd/host_factory.h"
+#include "cmd/init_options.h"
+
+namespace kkadm::cmd {
+
+class InitCommand {
+ public:
+  explicit InitCommand(CommandContext& context);
+  InitCommand(const InitCommand&) = delete;
+  InitCommand& operator=(const InitCommand&) = delete;
+
+  // Adds `init`, its flags and its `phase` subcommands under parent.
+  void Bind(CLI::App& parent);
+
+ private:
+  // The one place that reads the config file, applies defaults and flags, validates, and builds
+  // the host seams: after it, data_ is trusted.
+  Status MakeInitData();
+  Result<std::vector<std::string>> ResolveSkipPhases(const std::vector<std::string>& flag);
+  void Done(const Status& status, const std::string& failed_phase);
+
+  CommandContext& context_;
+  util::Printer printer_;
+  InitOptions options_;
+  phases::InitData data_;
+  std::unique_ptr<util::Machine> machine_;
+  std::unique_ptr<OwnedHost> host_;
+  workflow::FlagSet flags_;
+  workflow::Runner runner_;
+};
+
+}  // namespace kkadm::cmd
