@@ -69,6 +69,11 @@ trap cleanup EXIT
 [[ $(id -u) == 0 ]] || fail "needs root (network namespaces)"
 for tool in etcd openssl curl ip nsenter node "$PYTHON"; do command -v "$tool" >/dev/null || fail "$tool is not installed"; done
 
+# The pure parts first: YAML subset reader, flags, taints, Pod -> process mapping.
+(cd "$SRC/tests/sandbox" && PYTHONDONTWRITEBYTECODE=1 "$PYTHON" -m unittest -q kubelet_lib.unit_test) ||
+  fail "unit tests of tests/sandbox/kubelet_lib"
+ok "kubelet_lib unit tests"
+
 # The independent schema validator's pinned dependencies (serialised with other tests).
 if [[ ! -d $VALIDATOR/node_modules/kubernetes-models ]]; then
   (

@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 
+sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from kubelet_lib import apiclient, bootstrap, log as logmod, node, static_pods, yamlsub  # noqa: E402
@@ -176,6 +177,10 @@ class Kubelet:
                 if isinstance(e, apiclient.ApiError) and e.status in (401, 403):
                     client = None
                 last_err, pause = str(e), 2.0
+                if isinstance(e, bootstrap.CsrRejected):
+                    # The real kubelet exits here; the stand-in starts over with a new key and CSR.
+                    self.store.discard_key()
+                    pause = 5.0
             self.stop.wait(pause)
 
 

@@ -28,6 +28,10 @@ class BootstrapError(Exception):
     pass
 
 
+class CsrRejected(BootstrapError):
+    """The CSR was denied or failed."""
+
+
 def _openssl(*args, data=None):
     r = subprocess.run(["openssl"] + list(args), input=data, capture_output=True)
     if r.returncode != 0:
@@ -59,6 +63,10 @@ class CertStore:
         os.symlink(name, link_tmp)
         os.rename(link_tmp, self.current)
         log("wrote client certificate %s/%s and the kubelet-client-current.pem symlink" % (self.node_dir, name))
+
+    def discard_key(self):
+        if os.path.exists(self.key_tmp):
+            os.unlink(self.key_tmp)
 
     def private_key(self):
         """The pending bootstrap key (kept across restarts, like the real kubelet's .tmp key)."""
@@ -143,7 +151,7 @@ def request_certificate(client, key_pem, node_name, stop):
         st = (csr or {}).get("status") or {}
         for c in st.get("conditions") or []:
             if c.get("type") in ("Denied", "Failed") and c.get("status", "True") == "True":
-                raise BootstrapError("CertificateSigningRequest %s was %s: %s %s" % (
+                raise CsrRejected("CertificateSigningRequest %s was %s: %s %s" % (
                     name, c["type"].lower(), c.get("reason", ""), c.get("message", "")))
         if st.get("certificate"):
             cert = base64.b64decode(st["certificate"]).decode()
