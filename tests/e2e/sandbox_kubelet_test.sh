@@ -461,4 +461,49 @@ ok "restart: kubelet.conf reused (no new CSR), existing Node kept, etcd back"
 stop_pid "$KUBELET_PID"
 KUBELET_PID=""
 
+# ---- (d) a control-plane node's kubelet.conf as "kkadm init" writes it ----------------------------
+# Embedded client certificate, no bootstrap kubeconfig, node name from --sandbox-node-name: the
+# kubelet seeds its certificate store from the kubeconfig (as the real one does with rotation on)
+# and registers with that identity.
+R2=$WORK/root2
+mkdir -p "$R2/var/lib/kubelet" "$R2/etc/kubernetes"
+sed -e 's/^healthzPort: 10248$/healthzPort: 10249/' -e '/^staticPodPath:/d' \
+  "$R/var/lib/kubelet/config.yaml" > "$R2/var/lib/kubelet/config.yaml"
+mk_leaf "$PKI" ca node-b "/O=system:nodes/CN=system:node:node-b" clientAuth
+cat > "$R2/etc/kubernetes/kubelet.conf" <<EOF
+apiVersion: v1
+clusters:
+- cluster:
+    certificate-authority-data: $CA_DATA
+    server: https://$IP:6443
+  name: kubernetes
+contexts:
+- context:
+    cluster: kubernetes
+    user: system:node:node-b
+  name: system:node:node-b@kubernetes
+current-context: system:node:node-b@kubernetes
+kind: Config
+preferences: {}
+users:
+- name: system:node:node-b
+  user:
+    client-certificate-data: $(base64 -w0 "$PKI/node-b.crt")
+    client-key-data: $(base64 -w0 "$PKI/node-b.key")
+EOF
+nsenter --net="$NETNS_FILE" -- "$PYTHON" "$KUBELET" \
+  --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf \
+  --config=/var/lib/kubelet/config.yaml --sandbox-node-name=Node-B --sandbox-rootfs="$R2" \
+  > "$WORK/kubelet-b.log" 2>&1 &
+KUBELET_PID=$!
+wait_for 10 "Node node-b registered with the embedded identity" test -s "$REC/node-node-b.json"
+cmp -s <(openssl x509 -in "$R2/var/lib/kubelet/pki/kubelet-client-current.pem") "$PKI/node-b.crt" ||
+  fail "kubelet-client-current.pem does not hold the kubeconfig's embedded certificate"
+[[ ! -s $REC/problems.log ]] || fail "the fake API refused or rejected something: $(cat "$REC/problems.log")"
+CSRS=("$REC"/csr-*.json)
+[[ ${#CSRS[@]} == 1 ]] || fail "node-b sent a CSR although its kubelet.conf was valid"
+ok "init-style kubelet.conf: certificate store seeded, Node node-b registered (lower-cased name)"
+stop_pid "$KUBELET_PID"
+KUBELET_PID=""
+
 echo "PASS: $CHECKS checks"

@@ -181,6 +181,9 @@ class Kubelet:
                     # The real kubelet exits here; the stand-in starts over with a new key and CSR.
                     self.store.discard_key()
                     pause = 5.0
+            except Exception as e:  # noqa: BLE001 - the loop must outlive any surprise
+                log("API work failed unexpectedly: %s: %s: retrying" % (type(e).__name__, e))
+                client, last_err, pause = None, str(e), 2.0
             self.stop.wait(pause)
 
 
@@ -223,16 +226,21 @@ def main(argv):
         log_dir = flags.get("sandbox-log") or rootfs.host("/var/log/pods")
         manager = static_pods.StaticPodManager(rootfs.host(pod_path), rootfs, repo, log_dir)
         log("watching static pod path %s" % rootfs.host(pod_path))
-    threading.Thread(target=kubelet.api_loop, daemon=True).start()
+    api = threading.Thread(target=kubelet.api_loop, daemon=True)
+    api.start()
     while not stop.is_set():
         if manager:
-            manager.sync()
+            try:
+                manager.sync()
+            except Exception as e:  # noqa: BLE001 - never orphan the running static pods
+                log("static pod sync failed: %s: %s" % (type(e).__name__, e))
         stop.wait(0.1)
     log("shutting down: stopping static pods")
     if manager:
         manager.stop_all()
     if server:
         server.shutdown()
+    api.join(3)
     log("stopped")
     return 0
 
