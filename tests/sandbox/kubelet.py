@@ -163,7 +163,8 @@ class Kubelet:
                         pause = 1.0
                 if client is not None and not self.agent.registered:
                     self.agent.register(client)
-                    next_beat = time.monotonic() + 2
+                    # Status right away, as the real kubelet does: a server may drop it on create.
+                    next_beat = time.monotonic()
                 elif client is not None and time.monotonic() >= next_beat:
                     self.agent.heartbeat(client)
                     next_beat = time.monotonic() + 2
