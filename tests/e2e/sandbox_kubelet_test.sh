@@ -458,8 +458,14 @@ CSRS=("$REC"/csr-*.json)
 grep -q 'using kubeconfig /etc/kubernetes/kubelet.conf' "$WORK/kubelet2.log" || fail "kubelet.conf not reused"
 wait_for 20 "etcd healthy again after the restart" etcd_healthy
 ok "restart: kubelet.conf reused (no new CSR), existing Node kept, etcd back"
-stop_pid "$KUBELET_PID"
+# A kubelet killed outright takes its static Pod processes along (parent-death signal).
+ETCD_PID=$(sed -n 's/.*static pod kube-system\/etcd: started .* (pid \([0-9]*\),.*/\1/p' "$WORK/kubelet2.log" | tail -1)
+kill -KILL "$KUBELET_PID"
+wait "$KUBELET_PID" 2>/dev/null || true
 KUBELET_PID=""
+etcd_gone() { ! kill -0 "$ETCD_PID" 2>/dev/null || [[ $(ps -o stat= -p "$ETCD_PID") == Z* ]]; }
+wait_for 8 "etcd stops when its kubelet is SIGKILLed" etcd_gone
+ok "SIGKILL of the kubelet: etcd got SIGTERM and exited"
 
 # ---- (d) a control-plane node's kubelet.conf as "kkadm init" writes it ----------------------------
 # Embedded client certificate, no bootstrap kubeconfig, node name from --sandbox-node-name: the

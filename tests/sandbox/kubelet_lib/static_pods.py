@@ -9,6 +9,7 @@ hostPath volumes gets the rootfs prefix. A process that exits is restarted with 
 (0.2 s doubling to 5 s); a changed manifest restarts it; a removed one stops it.
 """
 
+import ctypes
 import hashlib
 import os
 import signal
@@ -31,6 +32,20 @@ STOP_GRACE = 5.0
 
 class PodError(ValueError):
     pass
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_kubelet(parent_pid):
+    """preexec_fn: SIGTERM the child when the kubelet dies, even by SIGKILL, so that no static
+    Pod process outlives a sandbox kubelet and holds its ports (systemd would do this for a
+    kubelet it runs; a kubelet started by a test has no one else to do it)."""
+    def preexec():
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != parent_pid:
+            os._exit(1)
+    return preexec
 
 
 def _under(path, root):
@@ -122,7 +137,8 @@ class StaticPod:
             out.flush()
             try:
                 self.proc = subprocess.Popen(self.argv, stdin=subprocess.DEVNULL, stdout=out,
-                                             stderr=subprocess.STDOUT, env=env, start_new_session=True)
+                                             stderr=subprocess.STDOUT, env=env, start_new_session=True,
+                                             preexec_fn=_die_with_kubelet(os.getpid()))
             except OSError as e:
                 log("static pod %s: cannot start %s: %s" % (self.name, self.argv[0], e))
                 self.schedule_restart()
