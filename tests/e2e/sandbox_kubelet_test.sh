@@ -346,7 +346,7 @@ grep -q 'API server not reachable yet' "$WORK/kubelet.log" || fail "no quiet ret
 [[ ! -e $R/etc/kubernetes/kubelet.conf ]] || fail "kubelet.conf appeared without an API server"
 nsenter --net="$NETNS_FILE" -- "$PYTHON" "$FAKE_API" --listen "$IP:6443" --cert "$PKI/apiserver.crt" --key "$PKI/apiserver.key" \
   --ca "$PKI/ca.crt" --ca-key "$PKI/ca.key" --token "$TOKEN" --record "$REC" \
-  --validator "$VALIDATOR/validate.js" > "$WORK/api.log" 2>&1 &
+  --validator "$VALIDATOR/validate.js" --deny-node node-c > "$WORK/api.log" 2>&1 &
 API_PID=$!
 wait_for 15 "kubelet.conf written after the TLS bootstrap" test -s "$R/etc/kubernetes/kubelet.conf"
 ok "kubelet.conf written once the API server answered"
@@ -509,6 +509,26 @@ cmp -s <(openssl x509 -in "$R2/var/lib/kubelet/pki/kubelet-client-current.pem") 
 CSRS=("$REC"/csr-*.json)
 [[ ${#CSRS[@]} == 1 ]] || fail "node-b sent a CSR although its kubelet.conf was valid"
 ok "init-style kubelet.conf: certificate store seeded, Node node-b registered (lower-cased name)"
+stop_pid "$KUBELET_PID"
+KUBELET_PID=""
+
+# ---- (e) a denied CSR ----------------------------------------------------------------------------
+R3=$WORK/root3
+mkdir -p "$R3/var/lib/kubelet" "$R3/etc/kubernetes"
+cp "$R2/var/lib/kubelet/config.yaml" "$R3/var/lib/kubelet/config.yaml"
+cp "$R/etc/kubernetes/bootstrap-kubelet.conf" "$R3/etc/kubernetes/"
+nsenter --net="$NETNS_FILE" -- "$PYTHON" "$KUBELET" \
+  --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf \
+  --config=/var/lib/kubelet/config.yaml --hostname-override=node-c --sandbox-rootfs="$R3" \
+  > "$WORK/kubelet-c.log" 2>&1 &
+KUBELET_PID=$!
+denied() { grep -q 'CertificateSigningRequest node-csr-[0-9a-f]* was denied: Test' "$WORK/kubelet-c.log"; }
+wait_for 10 "the denial is reported" denied
+sleep 0.3
+[[ ! -e $R3/etc/kubernetes/kubelet.conf && ! -e $R3/var/lib/kubelet/pki/kubelet-client.key.tmp ]] ||
+  fail "a denied CSR left kubelet.conf or its key behind"
+kill -0 "$KUBELET_PID" || fail "the kubelet died on a denied CSR"
+ok "a denied CSR is reported, writes nothing, and the key is dropped for a fresh attempt"
 stop_pid "$KUBELET_PID"
 KUBELET_PID=""
 

@@ -10,7 +10,7 @@ Every object received is checked with tests/validator/validate.js (--validator).
 --record DIR: events.log (one line per request: METHOD PATH STATUS), csr-<name>.json,
 node-<name>.json (latest Node), problems.log (anything refused or invalid).
 usage: fake_csr_api.py --listen ADDR:PORT --cert F --key F --ca F --ca-key F --token T
-                       --record DIR [--validator validate.js]
+                       --record DIR [--validator validate.js] [--deny-node NAME]...
 """
 
 import argparse
@@ -145,6 +145,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(409, status_body(409, "AlreadyExists", "csr %s exists" % name))
         pem = base64.b64decode(spec["request"]).decode()
         csr["metadata"]["creationTimestamp"] = now()
+        if csr_subject(pem) in ["CN=system:node:%s,O=system:nodes" % n for n in args.deny_node]:
+            csr["status"] = {"conditions": [{"type": "Denied", "status": "True", "reason": "Test",
+                                             "message": "fake API server denies this node",
+                                             "lastUpdateTime": now()}]}
+            csrs[name] = csr
+            return self.reply(201, csr)
         csr["status"] = {
             "conditions": [{"type": "Approved", "status": "True", "reason": "AutoApproved",
                             "message": "fake API server", "lastUpdateTime": now()}],
@@ -211,6 +217,7 @@ def main():
     for f in ("--listen", "--cert", "--key", "--ca", "--ca-key", "--token", "--record"):
         p.add_argument(f, required=True)
     p.add_argument("--validator", default="")
+    p.add_argument("--deny-node", action="append", default=[], help="deny CSRs of this node")
     args = p.parse_args()
     host, port = args.listen.rsplit(":", 1)
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
