@@ -27,13 +27,14 @@ KUBELET_PID=""
 API_PID=""
 ROUTE=""
 CHECKS=0
+CURRENT_LOG=$WORK/kubelet.log
 # The sandbox runs on the system's Python 3 (a version manager's shim would not exec it directly).
 PYTHON=${KKADM_SANDBOX_PYTHON:-/usr/bin/python3}
 
 fail() {
   echo "FAIL: $*" >&2
-  echo "---- stand-in kubelet log (tail)" >&2
-  tail -40 "$WORK/kubelet.log" >&2 2>/dev/null || true
+  echo "---- stand-in kubelet log $CURRENT_LOG (tail)" >&2
+  tail -40 "$CURRENT_LOG" >&2 2>/dev/null || true
   [[ -f $REC/problems.log ]] && { echo "---- fake API problems" >&2; cat "$REC/problems.log" >&2; }
   exit 1
 }
@@ -292,6 +293,7 @@ start_kubelet() {  # log file
     --pod-infra-container-image=registry.k8s.io/pause:3.10 \
     --register-with-taints=node-role.kubernetes.io/control-plane:NoSchedule,example.com/role=sandbox:NoExecute \
     --v=1 --cgroup-driver=systemd --sandbox-rootfs="$R" --sandbox-log="$WORK/podlogs" > "$1" 2>&1 &
+  CURRENT_LOG=$1
   KUBELET_PID=$!
 }
 start_kubelet "$WORK/kubelet.log"
@@ -348,7 +350,7 @@ nsenter --net="$NETNS_FILE" -- "$PYTHON" "$FAKE_API" --listen "$IP:6443" --cert 
   --ca "$PKI/ca.crt" --ca-key "$PKI/ca.key" --token "$TOKEN" --record "$REC" \
   --validator "$VALIDATOR/validate.js" --deny-node node-c > "$WORK/api.log" 2>&1 &
 API_PID=$!
-wait_for 15 "kubelet.conf written after the TLS bootstrap" test -s "$R/etc/kubernetes/kubelet.conf"
+wait_for 25 "kubelet.conf written after the TLS bootstrap" test -s "$R/etc/kubernetes/kubelet.conf"
 ok "kubelet.conf written once the API server answered"
 
 KC=$R/etc/kubernetes/kubelet.conf
@@ -411,7 +413,7 @@ assert c["subject"] == "CN=system:node:node-a,O=system:nodes", c["subject"]
 EOF
 ok "the CSR: node-csr-*, kube-apiserver-client-kubelet signer, [digital signature, client auth]"
 
-wait_for 10 "Node posted" test -s "$REC/node-node-a.json"
+wait_for 20 "Node posted" test -s "$REC/node-node-a.json"
 check_node() {
   python3 - "$REC/node-node-a.json" "$IP" <<'EOF'
 import json, sys
@@ -433,7 +435,7 @@ EOF
 check_node || fail "Node content"
 ok "Node node-a registered Ready with labels, taints, InternalIP $IP (valid per kubernetes-models)"
 heartbeat() { grep -q 'PATCH /api/v1/nodes/node-a/status 200' "$REC/events.log"; }
-wait_for 6 "a status heartbeat" heartbeat
+wait_for 20 "a status heartbeat" heartbeat
 check_node || fail "Node after the heartbeat"
 grep -q 'content-type application/strategic-merge-patch+json' "$REC/events.log" || fail "heartbeat patch type"
 ok "heartbeat: PATCH nodes/node-a/status (strategic merge), still Ready"
@@ -452,7 +454,7 @@ ok "SIGTERM: every static pod process stopped, kubelet exited 0"
 start_kubelet "$WORK/kubelet2.log"
 wait_for 5 "healthz after restart" healthz_ok
 node_kept() { grep -q 'Node node-a exists already: keeping it' "$WORK/kubelet2.log"; }
-wait_for 8 "restarted kubelet keeps the Node" node_kept
+wait_for 20 "restarted kubelet keeps the Node" node_kept
 CSRS=("$REC"/csr-*.json)
 [[ ${#CSRS[@]} == 1 ]] || fail "a restart with a valid kubelet.conf sent another CSR"
 grep -q 'using kubeconfig /etc/kubernetes/kubelet.conf' "$WORK/kubelet2.log" || fail "kubelet.conf not reused"
@@ -502,7 +504,8 @@ nsenter --net="$NETNS_FILE" -- "$PYTHON" "$KUBELET" \
   --config=/var/lib/kubelet/config.yaml --sandbox-node-name=Node-B --sandbox-rootfs="$R2" \
   > "$WORK/kubelet-b.log" 2>&1 &
 KUBELET_PID=$!
-wait_for 10 "Node node-b registered with the embedded identity" test -s "$REC/node-node-b.json"
+CURRENT_LOG=$WORK/kubelet-b.log
+wait_for 20 "Node node-b registered with the embedded identity" test -s "$REC/node-node-b.json"
 cmp -s <(openssl x509 -in "$R2/var/lib/kubelet/pki/kubelet-client-current.pem") "$PKI/node-b.crt" ||
   fail "kubelet-client-current.pem does not hold the kubeconfig's embedded certificate"
 [[ ! -s $REC/problems.log ]] || fail "the fake API refused or rejected something: $(cat "$REC/problems.log")"
@@ -522,8 +525,9 @@ nsenter --net="$NETNS_FILE" -- "$PYTHON" "$KUBELET" \
   --config=/var/lib/kubelet/config.yaml --hostname-override=node-c --sandbox-rootfs="$R3" \
   > "$WORK/kubelet-c.log" 2>&1 &
 KUBELET_PID=$!
+CURRENT_LOG=$WORK/kubelet-c.log
 denied() { grep -q 'CertificateSigningRequest node-csr-[0-9a-f]* was denied: Test' "$WORK/kubelet-c.log"; }
-wait_for 10 "the denial is reported" denied
+wait_for 20 "the denial is reported" denied
 sleep 0.3
 [[ ! -e $R3/etc/kubernetes/kubelet.conf && ! -e $R3/var/lib/kubelet/pki/kubelet-client.key.tmp ]] ||
   fail "a denied CSR left kubelet.conf or its key behind"

@@ -134,7 +134,9 @@ class ApiError(Exception):
 class Client:
     """Requests to one API server with one identity. Network failures raise OSError."""
 
-    def __init__(self, kubeconfig, timeout=5.0):
+    # Generous: the sandbox's API server validates every object with an external program, which
+    # is slow on a loaded machine.
+    def __init__(self, kubeconfig, timeout=20.0):
         url = urllib.parse.urlsplit(kubeconfig.server)
         self.https = url.scheme == "https"
         self.host = url.hostname
