@@ -104,7 +104,7 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 class Kubelet:
-    def __init__(self, flags, cfg, rootfs, stop):
+    def __init__(self, flags, rootfs, stop):
         self.flags = flags
         self.rootfs = rootfs
         self.stop = stop
@@ -207,7 +207,7 @@ def main(argv):
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda s, f: stop.set())
     try:
-        kubelet = Kubelet(flags, cfg, rootfs, stop)
+        kubelet = Kubelet(flags, rootfs, stop)
     except ValueError as e:
         log("error: %s" % e)
         return 1

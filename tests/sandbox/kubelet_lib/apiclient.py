@@ -145,6 +145,7 @@ class Client:
         self.timeout = timeout
         self.token = kubeconfig.token()
         self.ctx = None
+        files = kubeconfig.client_files() if self.https else None
         if self.https:
             self.ctx = ssl.create_default_context(ssl.Purpose.SERVER_AUTH)
             if kubeconfig.cluster.get("insecure-skip-tls-verify"):
@@ -154,10 +155,8 @@ class Client:
                 ca = kubeconfig.ca_pem()
                 if ca:
                     self.ctx = ssl.create_default_context(cadata=ca)
-            files = kubeconfig.client_files()
             if files:
                 self.ctx.load_cert_chain(files[0], files[1])
-        self.has_client_cert = bool(self.https and kubeconfig.client_files())
 
     def request(self, method, path, body=None, content_type="application/json"):
         """Returns (status, decoded JSON body or None); raises OSError when unreachable."""
