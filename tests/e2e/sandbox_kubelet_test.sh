@@ -100,7 +100,7 @@ NETNS_FILE=/run/netns/$NS
 # ---- the node: PKI and the files kkadm writes ----------------------------------------------------
 PKI=$R/etc/kubernetes/pki
 TOKEN=abcdef.0123456789abcdef
-# shellcheck source=lib/kubelet_node.sh
+# shellcheck source-path=SCRIPTDIR source=lib/kubelet_node.sh
 source "$SRC/tests/e2e/lib/kubelet_node.sh"
 make_node_pki
 write_node_files

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Fixtures of tests/e2e/sandbox_kubelet_test.sh: a node's PKI (ECDSA P-256, openssl CLI) and the
 # files kkadm writes for its kubelet (config.yaml, bootstrap-kubelet.conf, static Pod manifests).
 # Source it; the functions use R (the node's rootfs), PKI, IP, TOKEN and REC of the caller.
