@@ -1,0 +1,189 @@
+# shellcheck shell=bash
+# Fixtures of tests/e2e/sandbox_kubelet_test.sh: a node's PKI (ECDSA P-256, openssl CLI) and the
+# files kkadm writes for its kubelet (config.yaml, bootstrap-kubelet.conf, static Pod manifests).
+# Source it; the functions use R (the node's rootfs), PKI, IP, TOKEN and REC of the caller.
+
+mk_ca() {  # dir name cn
+  openssl ecparam -name prime256v1 -genkey -noout -out "$1/$2.key"
+  openssl req -x509 -new -key "$1/$2.key" -sha256 -days 1 -subj "/CN=$3" -out "$1/$2.crt" \
+    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
+}
+mk_leaf() {  # dir ca name subject eku [san]
+  openssl ecparam -name prime256v1 -genkey -noout -out "$1/$3.key"
+  openssl req -new -key "$1/$3.key" -subj "$4" -out "$1/$3.csr"
+  printf 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=%s\n%s\n' \
+    "$5" "${6:+subjectAltName=$6}" > "$1/$3.ext"
+  openssl x509 -req -in "$1/$3.csr" -CA "$1/$2.crt" -CAkey "$1/$2.key" -CAcreateserial -days 1 \
+    -sha256 -extfile "$1/$3.ext" -out "$1/$3.crt" 2>/dev/null
+  rm -f "$1/$3.csr" "$1/$3.ext"
+}
+
+# Cluster CA, API server certificate, etcd CA and etcd certificates under $PKI; sets CA_DATA.
+make_node_pki() {
+  mkdir -p "$PKI/etcd"
+  SAN="DNS:localhost,DNS:node-a,IP:127.0.0.1,IP:$IP"
+  mk_ca "$PKI" ca kubernetes
+  mk_leaf "$PKI" ca apiserver /CN=kube-apiserver serverAuth "$SAN"
+  mk_ca "$PKI/etcd" ca etcd-ca
+  mk_leaf "$PKI/etcd" ca server /CN=node-a serverAuth,clientAuth "$SAN"
+  mk_leaf "$PKI/etcd" ca peer /CN=node-a serverAuth,clientAuth "$SAN"
+  mk_leaf "$PKI/etcd" ca healthcheck-client /CN=kube-etcd-healthcheck-client clientAuth
+  CA_DATA=$(base64 -w0 "$PKI/ca.crt")
+}
+
+long_manifest() {  # mark
+  cat <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: long
+  namespace: kube-system
+spec:
+  containers:
+  - command:
+    - /bin/sh
+    - -c
+    - echo "\$MARK \$\$" > "\$1/state.tmp" && mv "\$1/state.tmp" "\$1/state" && exec sleep 600
+    - sh
+    - /var/tmp/long
+    env:
+    - name: MARK
+      value: "$1"
+    name: long
+  volumes:
+  - hostPath:
+      path: /var/tmp/long
+      type: DirectoryOrCreate
+    name: work
+EOF
+}
+
+# config.yaml, bootstrap-kubelet.conf and the manifests etcd.yaml, short.yaml and long.yaml (v1).
+# (The body is not indented: it is mostly heredocs.)
+write_node_files() {
+mkdir -p "$R/var/lib/kubelet" "$R/etc/kubernetes/manifests" "$REC"
+chmod 0700 "$R/etc/kubernetes/manifests"
+cat > "$R/var/lib/kubelet/config.yaml" <<EOF
+apiVersion: kubelet.config.k8s.io/v1beta1
+authentication:
+  anonymous:
+    enabled: false
+  webhook:
+    cacheTTL: 2m0s
+    enabled: true
+  x509:
+    clientCAFile: /etc/kubernetes/pki/ca.crt
+authorization:
+  mode: Webhook
+cgroupDriver: systemd
+clusterDNS:
+  - 10.96.0.10
+clusterDomain: cluster.local
+healthzBindAddress: 127.0.0.1
+healthzPort: 10248
+kind: KubeletConfiguration
+readOnlyPort: 0
+rotateCertificates: true
+staticPodPath: /etc/kubernetes/manifests
+EOF
+cat > "$R/etc/kubernetes/bootstrap-kubelet.conf" <<EOF
+apiVersion: v1
+clusters:
+- cluster:
+    certificate-authority-data: $CA_DATA
+    server: https://$IP:6443
+  name: kubernetes
+contexts:
+- context:
+    cluster: kubernetes
+    user: tls-bootstrap-token-user
+  name: tls-bootstrap-token-user@kubernetes
+current-context: tls-bootstrap-token-user@kubernetes
+kind: Config
+preferences: {}
+users:
+- name: tls-bootstrap-token-user
+  user:
+    token: $TOKEN
+EOF
+chmod 0600 "$R/etc/kubernetes/bootstrap-kubelet.conf"
+
+cat > "$R/etc/kubernetes/manifests/etcd.yaml" <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  annotations:
+    kubeadm.kubernetes.io/etcd.advertise-client-urls: https://$IP:2379
+  creationTimestamp: null
+  labels:
+    component: etcd
+    tier: control-plane
+  name: etcd
+  namespace: kube-system
+spec:
+  containers:
+  - command:
+    - etcd
+    - --advertise-client-urls=https://$IP:2379
+    - --cert-file=/etc/kubernetes/pki/etcd/server.crt
+    - --client-cert-auth=true
+    - --data-dir=/var/lib/etcd
+    - --initial-advertise-peer-urls=https://$IP:2380
+    - --initial-cluster=node-a=https://$IP:2380
+    - --key-file=/etc/kubernetes/pki/etcd/server.key
+    - --listen-client-urls=https://127.0.0.1:2379,https://$IP:2379
+    - --listen-metrics-urls=http://127.0.0.1:2381
+    - --listen-peer-urls=https://$IP:2380
+    - --name=node-a
+    - --peer-cert-file=/etc/kubernetes/pki/etcd/peer.crt
+    - --peer-client-cert-auth=true
+    - --peer-key-file=/etc/kubernetes/pki/etcd/peer.key
+    - --peer-trusted-ca-file=/etc/kubernetes/pki/etcd/ca.crt
+    - --snapshot-count=10000
+    - --trusted-ca-file=/etc/kubernetes/pki/etcd/ca.crt
+    image: registry.k8s.io/etcd:3.5.16-0
+    imagePullPolicy: IfNotPresent
+    name: etcd
+    volumeMounts:
+    - mountPath: /var/lib/etcd
+      name: etcd-data
+    - mountPath: /etc/kubernetes/pki/etcd
+      name: etcd-certs
+  hostNetwork: true
+  priorityClassName: system-node-critical
+  volumes:
+  - hostPath:
+      path: /etc/kubernetes/pki/etcd
+      type: DirectoryOrCreate
+    name: etcd-certs
+  - hostPath:
+      path: /var/lib/etcd
+      type: DirectoryOrCreate
+    name: etcd-data
+status: {}
+EOF
+# A process that exits after 0.3 s; its bare /var/tmp/short argument lies under a hostPath volume,
+# so the kubelet hands it over under the rootfs.
+cat > "$R/etc/kubernetes/manifests/short.yaml" <<'EOF'
+apiVersion: v1
+kind: Pod
+metadata:
+  name: short
+  namespace: kube-system
+spec:
+  containers:
+  - command:
+    - /bin/sh
+    - -c
+    - 'echo "run" >> "$1/count"; sleep 0.3'
+    - sh
+    - /var/tmp/short
+    name: short
+  volumes:
+  - hostPath:
+      path: /var/tmp/short
+      type: DirectoryOrCreate
+    name: work
+EOF
+long_manifest v1 > "$R/etc/kubernetes/manifests/long.yaml"
+}

@@ -1,0 +1,1 @@
+"""Modules of the sandbox's stand-in kubelet (tests/sandbox/kubelet.py)."""
