@@ -212,7 +212,8 @@ TEST(EtcdClientRetryTest, OtherErrorsAreNotRetried) {
   EtcdClientConfig config;
   config.endpoints = {"https://a:2379", "https://b:2379"};
   config.clock = &clock;
-  Status status = EtcdClient(config, std::move(http)).MemberRemove(9);
+  EtcdClient client(config, std::move(http));
+  Status status = client.MemberRemove(9);
   EXPECT_EQ(status.code(), StatusCode::kNotFound);
   EXPECT_EQ(status.message(), "etcdserver: member not found");
   EXPECT_EQ(script->urls.size(), 1u);
@@ -226,7 +227,8 @@ TEST(EtcdClientRetryTest, GivesUpAtTheDeadline) {
   config.endpoints = {"https://a:2379", "https://b:2379"};
   config.clock = &clock;
   config.retry_timeout = std::chrono::seconds(2);
-  Status status = EtcdClient(config, std::move(http)).MemberPromote(9);
+  EtcdClient client(config, std::move(http));  // owns `script`
+  Status status = client.MemberPromote(9);
   EXPECT_EQ(status.code(), StatusCode::kUnavailable);
   // Both endpoints on every attempt: at 0, 0.5, 1, 1.5 and 2 s.
   EXPECT_EQ(script->urls.size(), 10u);
