@@ -1,0 +1,151 @@
+// The libcurl HttpClient: an easy handle per request, TLS material passed as in-memory PEM blobs.
+#include <curl/curl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <mutex>
+
+#include <spdlog/spdlog.h>
+
+#include "app/util/http_client.h"
+
+namespace kkadm::util {
+namespace {
+
+void GlobalInitOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+size_t AppendBody(char* data, size_t size, size_t count, void* user) {
+  static_cast<std::string*>(user)->append(data, size * count);
+  return size * count;
+}
+
+size_t AppendHeader(char* data, size_t size, size_t count, void* user) {
+  std::string line(data, size * count);
+  auto colon = line.find(':');
+  if (colon != std::string::npos) {
+    std::string name = line.substr(0, colon);
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::string value = line.substr(colon + 1);
+    auto first = value.find_first_not_of(" \t");
+    auto last = value.find_last_not_of(" \t\r\n");
+    value = first == std::string::npos ? "" : value.substr(first, last - first + 1);
+    (*static_cast<std::map<std::string, std::string>*>(user))[name] = value;
+  }
+  return size * count;
+}
+
+// curl copies blobs with CURL_BLOB_COPY, so `pem` need not outlive the call.
+void SetBlob(CURL* curl, CURLoption option, const std::string& pem) {
+  curl_blob blob{const_cast<char*>(pem.data()), pem.size(), CURL_BLOB_COPY};
+  curl_easy_setopt(curl, option, &blob);
+}
+
+// Failures a retry cannot fix: the server's certificate is not trusted, or ours is unusable.
+bool IsTlsTrustFailure(CURLcode rc) {
+  return rc == CURLE_PEER_FAILED_VERIFICATION || rc == CURLE_SSL_CACERT_BADFILE ||
+         rc == CURLE_SSL_CERTPROBLEM || rc == CURLE_SSL_ISSUER_ERROR ||
+         rc == CURLE_SSL_PINNEDPUBKEYNOTMATCH;
+}
+
+class CurlHttpClient final : public HttpClient {
+ public:
+  explicit CurlHttpClient(HttpClientOptions options) : options_(std::move(options)) {
+    GlobalInitOnce();
+  }
+
+  Result<HttpResponse> Do(const HttpRequest& request) override {
+    std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
+    if (!curl) return Internal("curl_easy_init failed");
+    HttpResponse response;
+    char error[CURL_ERROR_SIZE] = {0};
+    curl_easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
+    curl_slist* headers = SetUp(curl.get(), request, response);
+    auto start = std::chrono::steady_clock::now();
+    CURLcode rc = curl_easy_perform(curl.get());
+    curl_slist_free_all(headers);
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::steady_clock::now() - start).count();
+    if (rc != CURLE_OK) {
+      std::string why = error[0] != '\0' ? error : curl_easy_strerror(rc);
+      spdlog::debug("http {} {} failed after {} ms: {}", request.method, request.url, ms, why);
+      return Status(IsTlsTrustFailure(rc) ? StatusCode::kFailedPrecondition : StatusCode::kUnavailable,
+                    request.method + " " + request.url + ": " + why);
+    }
+    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &response.status);
+    spdlog::debug("http {} {} -> {} in {} ms", request.method, request.url, response.status, ms);
+    return response;
+  }
+
+ private:
+  // Configures the handle; returns the header list the caller frees after the transfer.
+  curl_slist* SetUp(CURL* curl, const HttpRequest& request, HttpResponse& response) {
+    curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    if (request.method == "HEAD") curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    if (!request.body.empty() || request.method == "POST" || request.method == "PUT" ||
+        request.method == "PATCH") {
+      curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                       static_cast<curl_off_t>(request.body.size()));
+      curl_easy_setopt(curl, CURLOPT_COPYPOSTFIELDS, request.body.c_str());
+      curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+    }
+    auto timeout = request.timeout.count() > 0 ? request.timeout : options_.request_timeout;
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(options_.connect_timeout.count()));
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, AppendBody);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response.body);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, AppendHeader);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &response.headers);
+    SetUpTls(curl);
+    curl_slist* headers = Headers(request);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    return headers;
+  }
+
+  void SetUpTls(CURL* curl) {
+    if (!options_.ca_pem.empty()) SetBlob(curl, CURLOPT_CAINFO_BLOB, options_.ca_pem);
+    if (!options_.client_cert_pem.empty()) {
+      SetBlob(curl, CURLOPT_SSLCERT_BLOB, options_.client_cert_pem);
+      curl_easy_setopt(curl, CURLOPT_SSLCERTTYPE, "PEM");
+    }
+    if (!options_.client_key_pem.empty()) {
+      SetBlob(curl, CURLOPT_SSLKEY_BLOB, options_.client_key_pem);
+      curl_easy_setopt(curl, CURLOPT_SSLKEYTYPE, "PEM");
+    }
+    if (options_.insecure_skip_tls_verify) {
+      curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
+      curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
+  }
+
+  curl_slist* Headers(const HttpRequest& request) {
+    curl_slist* list = nullptr;
+    // Without this, curl sends "Expect: 100-continue" for larger bodies and waits for it.
+    list = curl_slist_append(list, "Expect:");
+    if (!request.content_type.empty())
+      list = curl_slist_append(list, ("Content-Type: " + request.content_type).c_str());
+    if (!options_.bearer_token.empty())
+      list = curl_slist_append(list, ("Authorization: Bearer " + options_.bearer_token).c_str());
+    for (const auto& [name, value] : request.headers)
+      list = curl_slist_append(list, (name + ": " + value).c_str());
+    return list;
+  }
+
+  HttpClientOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<HttpClient> NewHttpClient(HttpClientOptions options) {
+  return std::make_unique<CurlHttpClient>(std::move(options));
+}
+
+}  // namespace kkadm::util
