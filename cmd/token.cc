@@ -213,56 +213,63 @@ Status TokenDelete(const std::string& kubeconfig, const std::vector<std::string>
   return Status::Ok();
 }
 
-void AddTokenCommand(CLI::App& root, CommandContext& context, TokenCommandDeps deps) {
-  auto* token = root.add_subcommand("token", "Manage bootstrap tokens");
-  token->require_subcommand(1);
-  auto kubeconfig = std::make_shared<std::string>("/etc/kubernetes/admin.conf");
-  token->add_option("--kubeconfig", *kubeconfig,
-                    "The kubeconfig file to use when talking to the cluster")
-      ->capture_default_str();
-  auto shared = std::make_shared<TokenCommandDeps>(std::move(deps));
+namespace {
 
-  auto create_opts = std::make_shared<TokenCreateOptions>();
-  auto* create = token->add_subcommand("create", "Create bootstrap tokens on the server");
-  create->add_option("token", create_opts->token, "The token to create (generated if omitted)");
-  create->add_option("--ttl", create_opts->ttl,
+void AddCreate(CLI::App& token, CommandContext& context, std::shared_ptr<std::string> kubeconfig,
+               std::shared_ptr<TokenCommandDeps> deps) {
+  auto opts = std::make_shared<TokenCreateOptions>();
+  auto* create = token.add_subcommand("create", "Create bootstrap tokens on the server");
+  create->fallthrough();  // --kubeconfig belongs to `token` but may follow the subcommand
+  create->add_option("token", opts->token, "The token to create (generated if omitted)");
+  create->add_option("--ttl", opts->ttl,
                      "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). "
                      "If set to '0', the token will never expire")
       ->capture_default_str();
-  create->add_option("--usages", create_opts->usages, "Describes the ways in which this token can be used")
-      ->delimiter(',')->capture_default_str();
-  create->add_option("--groups", create_opts->groups,
+  create->add_option("--usages", opts->usages, "Describes the ways in which this token can be used")
+      ->delimiter(',')
+      ->capture_default_str();
+  create->add_option("--groups", opts->groups,
                      "Extra groups that this token will authenticate as when used for authentication")
-      ->delimiter(',')->capture_default_str();
-  create->add_option("--description", create_opts->description,
+      ->delimiter(',')
+      ->capture_default_str();
+  create->add_option("--description", opts->description,
                      "A human friendly description of how this token is used");
-  create->add_flag("--print-join-command", create_opts->print_join_command,
+  create->add_flag("--print-join-command", opts->print_join_command,
                    "Instead of printing only the token, print the full 'kkadm join' flag needed "
                    "to join the cluster using the token.");
-  create->add_option("--certificate-key", create_opts->certificate_key,
+  create->add_option("--certificate-key", opts->certificate_key,
                      "When used together with '--print-join-command', print the full 'kkadm join' "
                      "flag needed to join the cluster as a control-plane");
-  create->callback([&context, create_opts, kubeconfig, shared] {
-    create_opts->kubeconfig = *kubeconfig;
-    context.status = TokenCreate(*create_opts, *shared, context.out);
+  create->callback([&context, opts, kubeconfig, deps] {
+    opts->kubeconfig = *kubeconfig;
+    context.status = TokenCreate(*opts, *deps, context.out);
   });
+}
 
+void AddList(CLI::App& token, CommandContext& context, std::shared_ptr<std::string> kubeconfig,
+             std::shared_ptr<TokenCommandDeps> deps) {
   auto output = std::make_shared<std::string>("text");
-  auto* list = token->add_subcommand("list", "List bootstrap tokens on the server");
+  auto* list = token.add_subcommand("list", "List bootstrap tokens on the server");
+  list->fallthrough();
   list->add_option("-o,--output", *output, "Output format. One of: text|json|yaml")
       ->check(CLI::IsMember({"text", "json", "yaml"}));
-  list->callback([&context, output, kubeconfig, shared] {
-    context.status = TokenList(*kubeconfig, *output, *shared, context.out, context.err);
+  list->callback([&context, output, kubeconfig, deps] {
+    context.status = TokenList(*kubeconfig, *output, *deps, context.out, context.err);
   });
+}
 
+void AddDeleteAndGenerate(CLI::App& token, CommandContext& context,
+                          std::shared_ptr<std::string> kubeconfig,
+                          std::shared_ptr<TokenCommandDeps> deps) {
   auto ids = std::make_shared<std::vector<std::string>>();
-  auto* del = token->add_subcommand("delete", "Delete bootstrap tokens on the server");
+  auto* del = token.add_subcommand("delete", "Delete bootstrap tokens on the server");
+  del->fallthrough();
   del->add_option("token", *ids, "Token ids or full tokens to delete");
-  del->callback([&context, ids, kubeconfig, shared] {
-    context.status = TokenDelete(*kubeconfig, *ids, *shared, context.out);
+  del->callback([&context, ids, kubeconfig, deps] {
+    context.status = TokenDelete(*kubeconfig, *ids, *deps, context.out);
   });
-
-  auto* generate = token->add_subcommand("generate", "Generate and print a bootstrap token, but do not create it on the server");
+  auto* generate = token.add_subcommand(
+      "generate", "Generate and print a bootstrap token, but do not create it on the server");
   generate->callback([&context] {
     auto t = phases::GenerateBootstrapTokenString();
     if (!t) {
@@ -271,6 +278,21 @@ void AddTokenCommand(CLI::App& root, CommandContext& context, TokenCommandDeps d
     }
     context.out << *t << "\n";
   });
+}
+
+}  // namespace
+
+void AddTokenCommand(CLI::App& root, CommandContext& context, TokenCommandDeps deps) {
+  auto* token = root.add_subcommand("token", "Manage bootstrap tokens");
+  token->require_subcommand(1);
+  auto kubeconfig = std::make_shared<std::string>("/etc/kubernetes/admin.conf");
+  token->add_option("--kubeconfig", *kubeconfig,
+                    "The kubeconfig file to use when talking to the cluster")
+      ->capture_default_str();
+  auto shared = std::make_shared<TokenCommandDeps>(std::move(deps));
+  AddCreate(*token, context, kubeconfig, shared);
+  AddList(*token, context, kubeconfig, shared);
+  AddDeleteAndGenerate(*token, context, kubeconfig, shared);
 }
 
 }  // namespace kkadm::cmd
