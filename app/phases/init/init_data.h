@@ -2,12 +2,14 @@
 // (cmd/init.cc) after flags are parsed; from then on it is trusted and no phase re-validates it.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
 
 #include "app/config/types.h"
 #include "app/util/host.h"
+#include "app/util/kube_client.h"
 #include "app/util/printer.h"
 
 namespace kkadm::phases {
@@ -35,6 +37,18 @@ struct InitData {
 
   // True when ca.crt exists without ca.key: kubeadm's external-CA mode. Set by MakeInitData.
   bool external_ca = false;
+
+  // The API client, built lazily by the command on first call (from admin.conf, or a dry-run
+  // client); phases after kubelet-start call data.client(). The pointer stays owned by the command.
+  std::function<Result<util::KubeClient*>()> client;
+  // A plain HTTP GET (the kubelet's healthz at http://127.0.0.1:10248/healthz): the body on 200.
+  std::function<Result<std::string>(const std::string& url)> http_get;
+  // The ClusterConfiguration as kubeadm's v1beta4 YAML, for the kubeadm-config ConfigMap.
+  std::function<std::string()> cluster_config_yaml;
+  // Set by upload-certs (from cfg.certificate_key or generated); read by show-join-command.
+  std::string certificate_key;
+  // The addon phase's --print-manifest: print the addon objects instead of creating them.
+  bool print_addon_manifests = false;
 
   util::FileSystem& fs() { return host->fs; }
   util::Printer& printer() { return *out; }

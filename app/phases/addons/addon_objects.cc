@@ -1,0 +1,172 @@
+// CoreDNS and kube-proxy objects (see addon_objects.h).
+#include "app/phases/addons/addon_objects.h"
+
+#include "app/phases/kubelet/kubelet_config.h"
+#include "app/util/embedded_manifests.h"
+#include "app/util/images.h"
+#include "app/util/kube_apply.h"
+#include "app/util/kube_yaml.h"
+
+namespace kkadm::phases {
+namespace {
+
+using nlohmann::json;
+
+// The documents of manifests/addons/<name>, split at "---" lines.
+Result<std::vector<json>> Base(const std::string& name) {
+  auto text = util::EmbeddedManifest("addons/" + name);
+  if (!text) return Internal("no embedded manifest addons/" + name);
+  std::vector<json> docs;
+  std::string_view rest = *text;
+  while (true) {
+    const size_t sep = rest.find("\n---\n");
+    auto doc = util::YamlToJson(rest.substr(0, sep == std::string_view::npos ? rest.size() : sep + 1));
+    if (!doc) return doc.error().Wrap("addons/" + name);
+    docs.push_back(std::move(*doc));
+    if (sep == std::string_view::npos) return docs;
+    rest.remove_prefix(sep + 5);
+  }
+}
+
+Result<json> One(const std::string& name) {
+  auto docs = Base(name);
+  if (!docs) return docs.error();
+  return docs->front();
+}
+
+// `user` over `base`: objects merge key by key, anything else from `user` replaces.
+void Overlay(json& base, const json& user) {
+  for (auto it = user.begin(); it != user.end(); ++it) {
+    if (it->is_object() && base.contains(it.key()) && base[it.key()].is_object()) {
+      Overlay(base[it.key()], *it);
+    } else {
+      base[it.key()] = *it;
+    }
+  }
+}
+
+bool IsIPv6(const std::string& address) { return address.find(':') != std::string::npos; }
+
+std::string WithoutFinalNewline(std::string text) {
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+}  // namespace
+
+std::string Corefile(const std::string& dns_domain) {
+  return ".:53 {\n"
+         "    errors\n"
+         "    health {\n"
+         "       lameduck 5s\n"
+         "    }\n"
+         "    ready\n"
+         "    kubernetes " + dns_domain + " in-addr.arpa ip6.arpa {\n"
+         "       pods insecure\n"
+         "       fallthrough in-addr.arpa ip6.arpa\n"
+         "       ttl 30\n"
+         "    }\n"
+         "    prometheus :9153\n"
+         "    forward . /etc/resolv.conf {\n"
+         "       max_concurrent 1000\n"
+         "    }\n"
+         "    cache 30\n"
+         "    loop\n"
+         "    reload\n"
+         "    loadbalance\n"
+         "}\n";
+}
+
+Result<std::vector<json>> CoreDnsObjects(const config::ClusterConfiguration& cluster) {
+  auto config_map = One("coredns/configmap.yaml");
+  auto rbac = Base("coredns/rbac.yaml");
+  auto deployment = One("coredns/deployment.yaml");
+  auto service = One("coredns/service.yaml");
+  auto dns_ip = ClusterDnsIp(cluster.networking.service_subnet);
+  for (const Status& s : {config_map.status(), rbac.status(), deployment.status(), service.status(),
+                          dns_ip.status()}) {
+    KKADM_RETURN_IF_ERROR(s);
+  }
+  (*config_map)["data"]["Corefile"] = Corefile(cluster.networking.dns_domain);
+  (*deployment)["spec"]["template"]["spec"]["containers"][0]["image"] = util::DNSImage(cluster);
+  (*service)["spec"]["clusterIP"] = *dns_ip;
+  std::vector<json> out = {*config_map};
+  out.insert(out.end(), rbac->begin(), rbac->end());
+  out.push_back(*deployment);
+  out.push_back(*service);
+  return out;
+}
+
+std::string ControlPlaneUrl(const config::ClusterConfiguration& cluster,
+                            const config::APIEndpoint& local_endpoint) {
+  const std::string port = std::to_string(local_endpoint.bind_port);
+  const std::string& cpe = cluster.control_plane_endpoint;
+  if (cpe.empty()) {
+    const std::string& a = local_endpoint.advertise_address;
+    return "https://" + (IsIPv6(a) ? "[" + a + "]" : a) + ":" + port;
+  }
+  // "host", "host:port", "[v6]", "[v6]:port" or a bare IPv6 address.
+  if (cpe.front() == '[') {
+    const size_t close = cpe.find(']');
+    return "https://" + cpe.substr(0, close + 1) +
+           (close + 1 < cpe.size() ? cpe.substr(close + 1) : ":" + port);
+  }
+  if (IsIPv6(cpe) && cpe.find(':') != cpe.rfind(':')) return "https://[" + cpe + "]:" + port;
+  return "https://" + cpe + (cpe.find(':') == std::string::npos ? ":" + port : "");
+}
+
+Result<json> KubeProxyConfiguration(const config::ClusterConfiguration& cluster,
+                                    const config::APIEndpoint& local_endpoint, const json& user) {
+  auto doc = One("kube-proxy/config.yaml");
+  if (!doc) return doc.error();
+  if (IsIPv6(local_endpoint.advertise_address)) (*doc)["bindAddress"] = "::";
+  (*doc)["clusterCIDR"] = cluster.networking.pod_subnet;
+  if (user.is_null()) return doc;
+  if (!user.is_object()) return InvalidArgument("the KubeProxyConfiguration is not an object");
+  json overlay = user;
+  // An empty string counts as unset, as in kubeadm's defaulting.
+  for (const char* key : {"bindAddress", "clusterCIDR"}) {
+    if (overlay.contains(key) && overlay[key] == "") overlay.erase(key);
+  }
+  Overlay(*doc, overlay);
+  return doc;
+}
+
+Result<std::vector<json>> KubeProxyObjects(const config::ClusterConfiguration& cluster,
+                                           const config::APIEndpoint& local_endpoint,
+                                           const json& user_config) {
+  auto rbac = Base("kube-proxy/rbac.yaml");
+  auto config_map = One("kube-proxy/configmap.yaml");
+  auto kubeconfig = One("kube-proxy/kubeconfig.yaml");
+  auto daemon_set = One("kube-proxy/daemonset.yaml");
+  auto proxy_config = KubeProxyConfiguration(cluster, local_endpoint, user_config);
+  for (const Status& s : {rbac.status(), config_map.status(), kubeconfig.status(),
+                          daemon_set.status(), proxy_config.status()}) {
+    KKADM_RETURN_IF_ERROR(s);
+  }
+  (*kubeconfig)["clusters"][0]["cluster"]["server"] = ControlPlaneUrl(cluster, local_endpoint);
+  (*config_map)["data"]["kubeconfig.conf"] = WithoutFinalNewline(util::ToKubernetesYaml(*kubeconfig));
+  (*config_map)["data"]["config.conf"] = WithoutFinalNewline(util::ToKubernetesYaml(*proxy_config));
+  (*daemon_set)["spec"]["template"]["spec"]["containers"][0]["image"] =
+      util::KubernetesImage("kube-proxy", cluster);
+  std::vector<json> out = *rbac;
+  out.push_back(*config_map);
+  out.push_back(*daemon_set);
+  return out;
+}
+
+void PrintObjects(util::Printer& out, const std::vector<json>& objects) {
+  for (const auto& object : objects) out.Raw("---\n" + util::ToKubernetesYaml(object));
+}
+
+Status ApplyAddonObjects(util::KubeClient& client, const std::vector<json>& objects) {
+  for (const auto& object : objects) {
+    const bool keep = object.value("kind", "") == "ConfigMap" &&
+                      object.value("/metadata/name"_json_pointer, std::string()) == "coredns";
+    KKADM_RETURN_IF_ERROR(keep ? util::CreateIfAbsent(client, object)
+                               : util::CreateOrUpdate(client, object));
+  }
+  return Status::Ok();
+}
+
+}  // namespace kkadm::phases

@@ -1,0 +1,45 @@
+// The waiting of wait-control-plane: polling a health probe against a Clock, and kubeadm's
+// messages around it.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "app/util/clock.h"
+#include "app/util/kube_client.h"
+#include "app/util/printer.h"
+#include "app/util/status.h"
+
+namespace kkadm::phases {
+
+inline constexpr const char* kKubeletHealthzUrl = "http://127.0.0.1:10248/healthz";
+inline constexpr std::chrono::milliseconds kHealthPollInterval{100};
+
+// Go's time.Duration.String(): "4m0s", "501.583324ms", "1h0m0s", "0s".
+std::string FormatGoDuration(std::chrono::nanoseconds d);
+
+// Calls `probe` until it succeeds, sleeping `interval` between calls through `clock`, for at most
+// `timeout`. Success: the time from the first call to the healthy answer. Failure: the last
+// probe error, code kUnavailable.
+Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
+                                                  const std::function<Status()>& probe,
+                                                  std::chrono::milliseconds timeout,
+                                                  std::chrono::milliseconds interval = kHealthPollInterval);
+
+struct WaitControlPlaneInput {
+  std::string manifest_dir;
+  std::string cri_socket;
+  std::chrono::milliseconds kubelet_timeout;
+  std::chrono::milliseconds api_timeout;
+  // GET of the kubelet healthz URL; the API server's /livez through the client.
+  std::function<Result<std::string>(const std::string&)> http_get;
+  std::function<Result<util::KubeClient*>()> client;
+};
+
+// kubeadm's waiting: kubelet healthz, then the API server's /livez, with the [kubelet-check] and
+// [api-check] lines. On failure prints the troubleshooting text and fails with
+// "could not initialize a Kubernetes cluster".
+Status WaitForControlPlane(util::Clock& clock, util::Printer& out, const WaitControlPlaneInput& in);
+
+}  // namespace kkadm::phases

@@ -1,0 +1,44 @@
+// wait-control-plane phase adapter.
+#include "app/phases/waitcontrolplane/wait_control_plane_phase.h"
+
+#include "app/phases/bootstraptoken/bootstrap_token.h"
+#include "app/phases/waitcontrolplane/wait.h"
+#include "app/util/kube_apply.h"
+
+namespace kkadm::phases {
+namespace {
+
+Status Run(InitData& data) {
+  const auto& t = data.cfg.timeouts;
+  if (data.dry_run) {
+    data.printer().Line("dryrun", "Would wait for the kubelet to be healthy");
+    data.printer().Line("dryrun", "Would wait for the API Server's /livez endpoint to return 'ok'");
+    return Status::Ok();
+  }
+  WaitControlPlaneInput in{.manifest_dir = data.manifest_dir,
+                           .cri_socket = data.cfg.node_registration.cri_socket,
+                           .kubelet_timeout = t.kubelet_health_check,
+                           .api_timeout = t.control_plane_component_health_check,
+                           .http_get = data.http_get,
+                           .client = data.client};
+  KKADM_RETURN_IF_ERROR(WaitForControlPlane(data.host->clock, data.printer(), in));
+  auto client = data.client();
+  if (!client) return client.error();
+  // RBAC may lag /livez by a moment; kubeadm retries API calls for kubernetesAPICall.
+  return util::RetryFor(data.host->clock, t.kubernetes_api_call, std::chrono::milliseconds(500),
+                        [&] { return EnsureAdminClusterRoleBinding(**client); })
+      .Wrap("unable to create the kubeadm:cluster-admins ClusterRoleBinding");
+}
+
+}  // namespace
+
+workflow::Phase NewWaitControlPlanePhase(InitData& data) {
+  workflow::Phase phase;
+  phase.name = "wait-control-plane";
+  phase.description = "Wait for the control plane to start";
+  phase.hidden = true;  // as in kubeadm <= 1.32
+  phase.run = [&data] { return Run(data); };
+  return phase;
+}
+
+}  // namespace kkadm::phases

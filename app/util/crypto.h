@@ -1,0 +1,28 @@
+// Symmetric encryption of the certificates kubeadm shares through the kubeadm-certs Secret
+// (kubeadm's util/crypto: AES-256-GCM, output = 12-byte nonce || ciphertext || 16-byte tag).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "app/util/status.h"
+
+namespace kkadm::util {
+
+// `n` bytes from OpenSSL's CSPRNG; Internal if it fails.
+Result<std::string> RandomBytes(size_t n);
+
+// A fresh certificate key: 32 random bytes as 64 lower-case hex characters.
+Result<std::string> CreateCertificateKey();
+
+// The 32-byte AES key a certificate key (64 hex characters) stands for; InvalidArgument otherwise.
+Result<std::string> DecodeCertificateKey(std::string_view hex);
+
+// AES-256-GCM with a fresh random 12-byte nonce; `key` must be 32 bytes.
+Result<std::string> EncryptBytes(std::string_view plain, std::string_view key);
+// The inverse; InvalidArgument when the data is too short or fails authentication.
+Result<std::string> DecryptBytes(std::string_view sealed, std::string_view key);
+
+std::string HexEncode(std::string_view bytes);
+
+}  // namespace kkadm::util

@@ -1,0 +1,59 @@
+// Writing Kubernetes objects the way kubeadm's apiclient helpers do (create-or-update,
+// create-if-absent) and building the RBAC objects kubeadm's phases create.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/util/clock.h"
+#include "app/util/kube_client.h"
+#include "app/util/status.h"
+
+namespace kkadm::util {
+
+inline constexpr const char* kKubeSystem = "kube-system";
+inline constexpr const char* kKubePublic = "kube-public";
+inline constexpr const char* kRbacGroup = "rbac.authorization.k8s.io";
+inline constexpr const char* kNodeBootstrapTokenGroup =
+    "system:bootstrappers:kubeadm:default-node-token";
+inline constexpr const char* kNodesGroup = "system:nodes";
+
+// The collection path of an object from its apiVersion, kind and metadata.namespace
+// ("v1" ConfigMap in kube-system -> "/api/v1/namespaces/kube-system/configmaps").
+// InvalidArgument for a kind kkadm does not know.
+Result<std::string> CollectionPath(const nlohmann::json& object);
+// The collection path plus "/<metadata.name>".
+Result<std::string> ObjectPath(const nlohmann::json& object);
+
+// Creates the object; when it exists, replaces it (carrying over the stored resourceVersion).
+Status CreateOrUpdate(KubeClient& client, const nlohmann::json& object);
+// Creates the object unless one with its name exists (which is then kept as it is).
+Status CreateIfAbsent(KubeClient& client, const nlohmann::json& object);
+
+// Calls `fn` every `interval` until it succeeds or `timeout` passes; returns its last status.
+Status RetryFor(Clock& clock, std::chrono::milliseconds timeout, std::chrono::milliseconds interval,
+                const std::function<Status()>& fn);
+
+// {"kind": "Group"|"User", "apiGroup": rbac, "name": name}.
+nlohmann::json RbacSubject(const std::string& kind, const std::string& name);
+// One policy rule: verbs on resources of apiGroups, optionally limited to resourceNames.
+nlohmann::json PolicyRule(std::vector<std::string> verbs, std::vector<std::string> api_groups,
+                          std::vector<std::string> resources,
+                          std::vector<std::string> resource_names = {});
+nlohmann::json Role(const std::string& ns, const std::string& name, nlohmann::json rules);
+nlohmann::json RoleBinding(const std::string& ns, const std::string& name,
+                           const std::string& role, nlohmann::json subjects);
+nlohmann::json ClusterRole(const std::string& name, nlohmann::json rules);
+nlohmann::json ClusterRoleBinding(const std::string& name, const std::string& cluster_role,
+                                  nlohmann::json subjects);
+nlohmann::json ConfigMap(const std::string& ns, const std::string& name, nlohmann::json data);
+
+// Base64 (standard alphabet, padded), as Secret data is carried in JSON.
+std::string Base64Encode(std::string_view bytes);
+Result<std::string> Base64Decode(std::string_view text);
+
+}  // namespace kkadm::util

@@ -1,0 +1,298 @@
+// `kkadm token` (see token.h).
+#include "cmd/token.h"
+
+#include <algorithm>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "app/phases/bootstraptoken/bootstrap_token.h"
+#include "app/phases/bootstraptoken/token.h"
+#include "app/phases/showjoincommand/join_command.h"
+#include "app/util/kube_yaml.h"
+#include "cmd/context.h"
+
+namespace kkadm::cmd {
+namespace {
+
+using nlohmann::json;
+using std::chrono::system_clock;
+
+std::string Join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+Status ValidateUsagesAndGroups(const TokenCreateOptions& o) {
+  for (const auto& usage : o.usages) {
+    if (usage != "signing" && usage != "authentication") {
+      return InvalidArgument("invalid bootstrap token usage string: " + usage +
+                             ", valid usage options: signing,authentication");
+    }
+  }
+  static const std::regex kGroup("^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$");
+  for (const auto& group : o.groups) {
+    if (!std::regex_match(group, kGroup)) {
+      return InvalidArgument("invalid group name \"" + group + "\" (must match " +
+                             "^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$)");
+    }
+  }
+  return Status::Ok();
+}
+
+// apimachinery's ShortHumanDuration.
+std::string ShortHumanDuration(std::chrono::seconds d) {
+  const long long s = d.count();
+  if (s < -1) return "<invalid>";
+  if (s < 0) return "0s";
+  if (s < 60) return std::to_string(s) + "s";
+  if (s < 3600) return std::to_string(s / 60) + "m";
+  if (s < 86400) return std::to_string(s / 3600) + "h";
+  if (s < 86400LL * 365) return std::to_string(s / 86400) + "d";
+  return std::to_string(s / 86400 / 365) + "y";
+}
+
+std::string PadRight(std::string s, size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+// Go's text/tabwriter (minwidth 10, padding 3, padchar ' '): tab-terminated cells are aligned,
+// the last cell of a line is not.
+std::string TabWrite(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    for (size_t i = 0; i + 1 < row.size(); ++i) {
+      if (widths.size() <= i) widths.push_back(0);
+      widths[i] = std::max({widths[i], row[i].size() + 3, size_t{10}});
+    }
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) out += i + 1 < row.size() ? PadRight(row[i], widths[i]) : row[i];
+    out += "\n";
+  }
+  return out;
+}
+
+std::vector<std::string> TableRow(const config::BootstrapToken& t, system_clock::time_point now) {
+  std::string ttl = "<forever>", expires = "<never>";
+  if (t.expires) {
+    ttl = ShortHumanDuration(std::chrono::duration_cast<std::chrono::seconds>(*t.expires - now));
+    expires = phases::FormatRfc3339(*t.expires);
+  }
+  auto or_none = [](const std::string& s) { return s.empty() ? std::string("<none>") : s; };
+  return {t.Token(), PadRight(ttl, 9), expires, PadRight(or_none(Join(t.usages, ",")), 22),
+          PadRight(or_none(t.description), 56), or_none(Join(t.groups, ","))};
+}
+
+json OutputObject(const config::BootstrapToken& t) {
+  json out = {{"kind", "BootstrapToken"},
+              {"apiVersion", "output.kubeadm.k8s.io/v1alpha3"},
+              {"token", t.Token()}};
+  if (!t.description.empty()) out["description"] = t.description;
+  if (t.expires) out["expires"] = phases::FormatRfc3339(*t.expires);
+  if (!t.usages.empty()) out["usages"] = t.usages;
+  if (!t.groups.empty()) out["groups"] = t.groups;
+  return out;
+}
+
+Result<std::unique_ptr<util::KubeClient>> Client(const TokenCommandDeps& deps, const std::string& path) {
+  if (!deps.client_factory) return Internal("no API client factory");
+  return deps.client_factory(path);
+}
+
+}  // namespace
+
+Result<std::chrono::milliseconds> ParseGoDuration(const std::string& text) {
+  if (text == "0") return std::chrono::milliseconds(0);
+  static const std::regex kPart("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
+  double total_ms = 0;
+  size_t consumed = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kPart); it != std::sregex_iterator(); ++it) {
+    if (static_cast<size_t>(it->position()) != consumed) break;
+    const double n = std::stod((*it)[1]);
+    const std::string unit = (*it)[2];
+    total_ms += n * (unit == "h" ? 3600000 : unit == "m" ? 60000 : unit == "s" ? 1000 : 1);
+    consumed += static_cast<size_t>(it->length());
+  }
+  if (text.empty() || consumed != text.size()) {
+    return InvalidArgument("time: invalid duration \"" + text + "\"");
+  }
+  return std::chrono::milliseconds(static_cast<long long>(total_ms));
+}
+
+Status TokenCreate(const TokenCreateOptions& options, const TokenCommandDeps& deps, std::ostream& out) {
+  std::string token_string = options.token;
+  if (token_string.empty()) {
+    auto generated = phases::GenerateBootstrapTokenString();
+    if (!generated) return generated.error();
+    token_string = *generated;
+  }
+  auto token = phases::ParseBootstrapToken(token_string);
+  if (!token) return token.error();
+  auto ttl = ParseGoDuration(options.ttl);
+  if (!ttl) return ttl.error();
+  KKADM_RETURN_IF_ERROR(ValidateUsagesAndGroups(options));
+  token->ttl = *ttl;
+  token->usages = options.usages;
+  token->groups = options.groups;
+  token->description = options.description;
+  auto client = Client(deps, options.kubeconfig);
+  if (!client) return client.error();
+  KKADM_RETURN_IF_ERROR(phases::UpdateOrCreateTokens(**client, true, {*token}, deps.clock->Now()));
+  if (!options.print_join_command) {
+    out << token->Token() << "\n";
+    return Status::Ok();
+  }
+  auto join = phases::JoinCommand(*deps.fs, {.kubeconfig_path = options.kubeconfig,
+                                             .token = token->Token(),
+                                             .certificate_key = options.certificate_key,
+                                             .control_plane = !options.certificate_key.empty()});
+  if (!join) return join.error().Wrap("failed to get join command");
+  out << *join << "\n";
+  return Status::Ok();
+}
+
+Status TokenList(const std::string& kubeconfig, const std::string& output, const TokenCommandDeps& deps,
+                 std::ostream& out, std::ostream& err) {
+  auto client = Client(deps, kubeconfig);
+  if (!client) return client.error();
+  auto list = (*client)->Get("/api/v1/namespaces/kube-system/secrets");
+  if (!list) return list.error().Wrap("failed to list bootstrap tokens");
+  std::vector<config::BootstrapToken> tokens;
+  for (const auto& secret : list->value("items", json::array())) {
+    if (secret.value("type", "") != phases::kBootstrapTokenSecretType) continue;
+    auto token = phases::BootstrapTokenFromSecret(secret);
+    if (!token) {
+      err << token.error().message() << "\n";
+      continue;
+    }
+    tokens.push_back(*token);
+  }
+  if (output == "json" || output == "yaml") {
+    for (size_t i = 0; i < tokens.size(); ++i) {
+      if (output == "json") out << OutputObject(tokens[i]).dump(4) << "\n";
+      else out << (i > 0 ? "---\n" : "") << util::ToKubernetesYaml(OutputObject(tokens[i]));
+    }
+    return Status::Ok();
+  }
+  std::vector<std::vector<std::string>> rows = {
+      {"TOKEN", "TTL", "EXPIRES", "USAGES", "DESCRIPTION", "EXTRA GROUPS"}};
+  for (const auto& t : tokens) rows.push_back(TableRow(t, deps.clock->Now()));
+  out << TabWrite(rows);
+  return Status::Ok();
+}
+
+Status TokenDelete(const std::string& kubeconfig, const std::vector<std::string>& ids_or_tokens,
+                   const TokenCommandDeps& deps, std::ostream& out) {
+  if (ids_or_tokens.empty()) {
+    return InvalidArgument(
+        "missing argument; 'token delete' is missing token of form \"[a-z0-9]{6}\" or "
+        "\"[a-z0-9]{6}\\.[a-z0-9]{16}\"");
+  }
+  auto client = Client(deps, kubeconfig);
+  if (!client) return client.error();
+  for (const auto& arg : ids_or_tokens) {
+    std::string id = arg;
+    if (!phases::IsValidTokenId(arg)) {
+      auto token = phases::ParseBootstrapToken(arg);
+      if (!token) {
+        return InvalidArgument("given token didn't match pattern \"[a-z0-9]{6}\" or "
+                               "\"[a-z0-9]{6}\\.[a-z0-9]{16}\"");
+      }
+      id = token->id;
+    }
+    KKADM_RETURN_IF_ERROR((*client)
+                              ->Delete(std::string("/api/v1/namespaces/kube-system/secrets/") +
+                                       phases::kBootstrapTokenSecretPrefix + id)
+                              .Wrap("failed to delete bootstrap token \"" + id + "\""));
+    out << "bootstrap token \"" << id << "\" deleted\n";
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+void AddCreate(CLI::App& token, CommandContext& context, std::shared_ptr<std::string> kubeconfig,
+               std::shared_ptr<TokenCommandDeps> deps) {
+  auto opts = std::make_shared<TokenCreateOptions>();
+  auto* create = token.add_subcommand("create", "Create bootstrap tokens on the server");
+  create->fallthrough();  // --kubeconfig belongs to `token` but may follow the subcommand
+  create->add_option("token", opts->token, "The token to create (generated if omitted)");
+  create->add_option("--ttl", opts->ttl,
+                     "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). "
+                     "If set to '0', the token will never expire")
+      ->capture_default_str();
+  create->add_option("--usages", opts->usages, "Describes the ways in which this token can be used")
+      ->delimiter(',')
+      ->capture_default_str();
+  create->add_option("--groups", opts->groups,
+                     "Extra groups that this token will authenticate as when used for authentication")
+      ->delimiter(',')
+      ->capture_default_str();
+  create->add_option("--description", opts->description,
+                     "A human friendly description of how this token is used");
+  create->add_flag("--print-join-command", opts->print_join_command,
+                   "Instead of printing only the token, print the full 'kkadm join' flag needed "
+                   "to join the cluster using the token.");
+  create->add_option("--certificate-key", opts->certificate_key,
+                     "When used together with '--print-join-command', print the full 'kkadm join' "
+                     "flag needed to join the cluster as a control-plane");
+  create->callback([&context, opts, kubeconfig, deps] {
+    opts->kubeconfig = *kubeconfig;
+    context.status = TokenCreate(*opts, *deps, context.out);
+  });
+}
+
+void AddList(CLI::App& token, CommandContext& context, std::shared_ptr<std::string> kubeconfig,
+             std::shared_ptr<TokenCommandDeps> deps) {
+  auto output = std::make_shared<std::string>("text");
+  auto* list = token.add_subcommand("list", "List bootstrap tokens on the server");
+  list->fallthrough();
+  list->add_option("-o,--output", *output, "Output format. One of: text|json|yaml")
+      ->check(CLI::IsMember({"text", "json", "yaml"}));
+  list->callback([&context, output, kubeconfig, deps] {
+    context.status = TokenList(*kubeconfig, *output, *deps, context.out, context.err);
+  });
+}
+
+void AddDeleteAndGenerate(CLI::App& token, CommandContext& context,
+                          std::shared_ptr<std::string> kubeconfig,
+                          std::shared_ptr<TokenCommandDeps> deps) {
+  auto ids = std::make_shared<std::vector<std::string>>();
+  auto* del = token.add_subcommand("delete", "Delete bootstrap tokens on the server");
+  del->fallthrough();
+  del->add_option("token", *ids, "Token ids or full tokens to delete");
+  del->callback([&context, ids, kubeconfig, deps] {
+    context.status = TokenDelete(*kubeconfig, *ids, *deps, context.out);
+  });
+  auto* generate = token.add_subcommand(
+      "generate", "Generate and print a bootstrap token, but do not create it on the server");
+  generate->callback([&context] {
+    auto t = phases::GenerateBootstrapTokenString();
+    if (!t) {
+      context.status = t.error();
+      return;
+    }
+    context.out << *t << "\n";
+  });
+}
+
+}  // namespace
+
+void AddTokenCommand(CLI::App& root, CommandContext& context, TokenCommandDeps deps) {
+  auto* token = root.add_subcommand("token", "Manage bootstrap tokens");
+  token->require_subcommand(1);
+  auto kubeconfig = std::make_shared<std::string>("/etc/kubernetes/admin.conf");
+  token->add_option("--kubeconfig", *kubeconfig,
+                    "The kubeconfig file to use when talking to the cluster")
+      ->capture_default_str();
+  auto shared = std::make_shared<TokenCommandDeps>(std::move(deps));
+  AddCreate(*token, context, kubeconfig, shared);
+  AddList(*token, context, kubeconfig, shared);
+  AddDeleteAndGenerate(*token, context, kubeconfig, shared);
+}
+
+}  // namespace kkadm::cmd

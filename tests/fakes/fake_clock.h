@@ -1,0 +1,27 @@
+// FakeClock: a Clock whose time moves only when someone sleeps (or the test advances it).
+#pragma once
+
+#include <chrono>
+
+#include "app/util/clock.h"
+
+namespace kkadm::testing {
+
+class FakeClock final : public util::Clock {
+ public:
+  explicit FakeClock(TimePoint start = TimePoint(std::chrono::seconds(1800000000))) : now_(start) {}
+  TimePoint Now() const override { return now_; }
+  void Sleep(std::chrono::milliseconds d) override {
+    now_ += d;
+    slept_ += d;
+  }
+  void Advance(std::chrono::nanoseconds d) { now_ += std::chrono::duration_cast<Duration>(d); }
+  std::chrono::milliseconds slept() const { return slept_; }
+
+ private:
+  using Duration = TimePoint::duration;
+  TimePoint now_;
+  std::chrono::milliseconds slept_{0};
+};
+
+}  // namespace kkadm::testing

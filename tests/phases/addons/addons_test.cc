@@ -1,0 +1,157 @@
+// Tests for the addon phase: CoreDNS and kube-proxy objects field by field, --print-manifest,
+// disabled addons.
+#include "app/phases/addons/addon_objects.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "app/phases/addons/addons_phase.h"
+#include "app/util/kube_yaml.h"
+#include "tests/phases/cluster_phase_fixture.h"
+
+namespace kkadm::phases {
+namespace {
+
+using nlohmann::json;
+using ::testing::HasSubstr;
+
+const char kNs[] = "/api/v1/namespaces/kube-system/";
+const char kApps[] = "/apis/apps/v1/namespaces/kube-system/";
+const char kRbac[] = "/apis/rbac.authorization.k8s.io/v1/";
+
+class AddonsTest : public testing::ClusterPhasesTest {};
+
+TEST_F(AddonsTest, InstallsCoreDnsAndKubeProxy) {
+  data_.cfg.cluster.networking.pod_subnet = "10.244.0.0/16";
+  ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());
+  EXPECT_EQ(out_.str(),
+            "[addons] Applied essential addon: CoreDNS\n[addons] Applied essential addon: kube-proxy\n");
+  std::vector<std::string> expected = {
+      std::string(kNs) + "configmaps/coredns",
+      std::string(kRbac) + "clusterroles/system:coredns",
+      std::string(kRbac) + "clusterrolebindings/system:coredns",
+      std::string(kNs) + "serviceaccounts/coredns",
+      std::string(kApps) + "deployments/coredns",
+      std::string(kNs) + "services/kube-dns",
+      std::string(kNs) + "serviceaccounts/kube-proxy",
+      std::string(kRbac) + "clusterrolebindings/kubeadm:node-proxier",
+      std::string(kRbac) + "namespaces/kube-system/roles/kube-proxy",
+      std::string(kRbac) + "namespaces/kube-system/rolebindings/kube-proxy",
+      std::string(kNs) + "configmaps/kube-proxy",
+      std::string(kApps) + "daemonsets/kube-proxy"};
+  EXPECT_EQ(client_.Writes(), expected);
+
+  json corefile = client_.Object(std::string(kNs) + "configmaps/coredns")["data"]["Corefile"];
+  EXPECT_EQ(corefile,
+            ".:53 {\n    errors\n    health {\n       lameduck 5s\n    }\n    ready\n"
+            "    kubernetes cluster.local in-addr.arpa ip6.arpa {\n       pods insecure\n"
+            "       fallthrough in-addr.arpa ip6.arpa\n       ttl 30\n    }\n"
+            "    prometheus :9153\n    forward . /etc/resolv.conf {\n       max_concurrent 1000\n"
+            "    }\n    cache 30\n    loop\n    reload\n    loadbalance\n}\n");
+  json deployment = client_.Object(std::string(kApps) + "deployments/coredns");
+  EXPECT_EQ(deployment["spec"]["replicas"], 2);
+  const json& pod = deployment["spec"]["template"]["spec"];
+  EXPECT_EQ(pod["priorityClassName"], "system-cluster-critical");
+  EXPECT_EQ(pod["serviceAccountName"], "coredns");
+  EXPECT_EQ(pod["containers"][0]["image"], "registry.k8s.io/coredns/coredns:v1.11.3");
+  EXPECT_EQ(pod["containers"][0]["args"], json::array({"-conf", "/etc/coredns/Corefile"}));
+  EXPECT_EQ(pod["tolerations"][1], json({{"key", "node-role.kubernetes.io/control-plane"}, {"effect", "NoSchedule"}}));
+  json service = client_.Object(std::string(kNs) + "services/kube-dns");
+  EXPECT_EQ(service["spec"]["clusterIP"], "10.96.0.10");
+  EXPECT_EQ(service["metadata"]["labels"]["kubernetes.io/name"], "CoreDNS");
+  EXPECT_EQ(service["metadata"]["labels"]["kubernetes.io/cluster-service"], "true");
+  ASSERT_EQ(service["spec"]["ports"].size(), 3u);
+  EXPECT_EQ(service["spec"]["ports"][0], json({{"name", "dns"}, {"port", 53}, {"protocol", "UDP"}, {"targetPort", 53}}));
+  EXPECT_EQ(service["spec"]["ports"][2]["port"], 9153);
+  json crb = client_.Object(std::string(kRbac) + "clusterrolebindings/system:coredns");
+  EXPECT_EQ(crb["subjects"], json::parse(R"([{"kind":"ServiceAccount","name":"coredns","namespace":"kube-system"}])"));
+
+  json proxy_cm = client_.Object(std::string(kNs) + "configmaps/kube-proxy");
+  EXPECT_EQ(proxy_cm["metadata"]["labels"], json({{"app", "kube-proxy"}}));
+  auto proxy_config = util::YamlToJson(proxy_cm["data"]["config.conf"].get<std::string>());
+  ASSERT_TRUE(proxy_config.has_value());
+  EXPECT_EQ((*proxy_config)["kind"], "KubeProxyConfiguration");
+  EXPECT_EQ((*proxy_config)["apiVersion"], "kubeproxy.config.k8s.io/v1alpha1");
+  EXPECT_EQ((*proxy_config)["bindAddress"], "0.0.0.0");
+  EXPECT_EQ((*proxy_config)["clusterCIDR"], "10.244.0.0/16");
+  EXPECT_EQ((*proxy_config)["clientConnection"]["kubeconfig"], "/var/lib/kube-proxy/kubeconfig.conf");
+  auto kubeconfig = util::YamlToJson(proxy_cm["data"]["kubeconfig.conf"].get<std::string>());
+  ASSERT_TRUE(kubeconfig.has_value());
+  EXPECT_EQ((*kubeconfig)["clusters"][0]["cluster"]["server"], "https://192.0.2.10:6443");
+  EXPECT_EQ((*kubeconfig)["users"][0]["user"]["tokenFile"], "/var/run/secrets/kubernetes.io/serviceaccount/token");
+  json ds = client_.Object(std::string(kApps) + "daemonsets/kube-proxy");
+  EXPECT_EQ(ds["spec"]["template"]["spec"]["containers"][0]["image"], "registry.k8s.io/kube-proxy:v1.32.0");
+  EXPECT_EQ(ds["spec"]["template"]["spec"]["containers"][0]["command"][1], "--config=/var/lib/kube-proxy/config.conf");
+  EXPECT_EQ(ds["spec"]["template"]["spec"]["priorityClassName"], "system-node-critical");
+  json rb = client_.Object(std::string(kRbac) + "namespaces/kube-system/rolebindings/kube-proxy");
+  EXPECT_EQ(rb["subjects"][0]["name"], "system:bootstrappers:kubeadm:default-node-token");
+  json role = client_.Object(std::string(kRbac) + "namespaces/kube-system/roles/kube-proxy");
+  EXPECT_EQ(role["rules"], json::parse(R"([{"apiGroups":[""],"resources":["configmaps"],"resourceNames":["kube-proxy"],"verbs":["get"]}])"));
+  EXPECT_EQ(client_.Object(std::string(kRbac) + "clusterrolebindings/kubeadm:node-proxier")["roleRef"]["name"],
+            "system:node-proxier");
+}
+
+TEST_F(AddonsTest, UserKubeProxyConfigAndEndpointAndDomain) {
+  data_.cfg.cluster.control_plane_endpoint = "lb.example.com";
+  data_.cfg.cluster.networking.dns_domain = "corp.local";
+  data_.cfg.cluster.networking.service_subnet = "10.100.0.0/16";
+  data_.cfg.component_configs.kube_proxy = {{"mode", "ipvs"}, {"ipvs", {{"strictARP", true}}}};
+  ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());
+  json proxy_cm = client_.Object(std::string(kNs) + "configmaps/kube-proxy");
+  auto cfg = util::YamlToJson(proxy_cm["data"]["config.conf"].get<std::string>());
+  EXPECT_EQ((*cfg)["mode"], "ipvs");
+  EXPECT_EQ((*cfg)["ipvs"]["strictARP"], true);
+  EXPECT_EQ((*cfg)["ipvs"]["scheduler"], "");
+  EXPECT_THAT(proxy_cm["data"]["kubeconfig.conf"].get<std::string>(), HasSubstr("server: https://lb.example.com:6443"));
+  EXPECT_THAT(client_.Object(std::string(kNs) + "configmaps/coredns")["data"]["Corefile"].get<std::string>(),
+              HasSubstr("kubernetes corp.local in-addr.arpa"));
+  EXPECT_EQ(client_.Object(std::string(kNs) + "services/kube-dns")["spec"]["clusterIP"], "10.100.0.10");
+}
+
+TEST_F(AddonsTest, ExistingCorefileIsKeptAndOthersUpdated) {
+  client_.Put(std::string(kNs) + "configmaps/coredns",
+              {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+               {"metadata", {{"name", "coredns"}, {"namespace", "kube-system"}}},
+               {"data", {{"Corefile", "custom"}}}});
+  ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());
+  ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());
+  EXPECT_EQ(client_.Object(std::string(kNs) + "configmaps/coredns")["data"]["Corefile"], "custom");
+}
+
+TEST_F(AddonsTest, PrintManifestCreatesNothing) {
+  data_.print_addon_manifests = true;
+  data_.client = []() -> Result<util::KubeClient*> { return Internal("no client in print mode"); };
+  ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());
+  const std::string text = out_.str();
+  EXPECT_EQ(text.rfind("---\n", 0), 0u);
+  EXPECT_THAT(text, HasSubstr("kind: Deployment"));
+  EXPECT_THAT(text, HasSubstr("kind: DaemonSet"));
+  EXPECT_THAT(text, HasSubstr("clusterIP: 10.96.0.10"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("Applied essential addon")));
+  EXPECT_TRUE(client_.calls().empty());
+}
+
+TEST_F(AddonsTest, DisabledAddonsAreSkipped) {
+  data_.cfg.cluster.dns.disabled = true;
+  data_.cfg.cluster.proxy.disabled = true;
+  ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());
+  EXPECT_TRUE(client_.calls().empty());
+  EXPECT_EQ(out_.str(), "");
+}
+
+TEST(ControlPlaneUrlTest, Forms) {
+  config::ClusterConfiguration c;
+  config::APIEndpoint e{"192.0.2.10", 6443};
+  EXPECT_EQ(ControlPlaneUrl(c, e), "https://192.0.2.10:6443");
+  e.advertise_address = "fd00::1";
+  EXPECT_EQ(ControlPlaneUrl(c, e), "https://[fd00::1]:6443");
+  c.control_plane_endpoint = "lb:7443";
+  EXPECT_EQ(ControlPlaneUrl(c, e), "https://lb:7443");
+  c.control_plane_endpoint = "[fd00::9]:7443";
+  EXPECT_EQ(ControlPlaneUrl(c, e), "https://[fd00::9]:7443");
+  c.control_plane_endpoint = "fd00::9";
+  EXPECT_EQ(ControlPlaneUrl(c, e), "https://[fd00::9]:6443");
+}
+
+}  // namespace
+}  // namespace kkadm::phases

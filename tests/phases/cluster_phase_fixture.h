@@ -1,0 +1,89 @@
+// ClusterPhasesTest: InitData for the phases that talk to the API server: a FakeKubeClient, a
+// FakeClock, a RecordingInitSystem, a RealFileSystem in a temporary directory, and helpers that
+// make a CA with the openssl CLI and an admin.conf around it.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "app/phases/init/init_data.h"
+#include "app/util/file_system_real.h"
+#include "app/util/kube_apply.h"
+#include "app/workflow/phase.h"
+#include "tests/fakes/fake_clock.h"
+#include "tests/fakes/fake_kube_client.h"
+#include "tests/fakes/fake_machine.h"
+#include "tests/fakes/recording_init_system.h"
+#include "tests/fakes/temp_dir.h"
+#include "tests/phases/controlplane/pod_fixture.h"
+
+namespace kkadm::testing {
+
+// Runs `openssl` with `args` in `dir`; true on exit 0.
+inline bool RunOpenssl(const std::string& dir, const std::string& args) {
+  const std::string cmd = "cd '" + dir + "' && openssl " + args + " >/dev/null 2>&1";
+  return std::system(cmd.c_str()) == 0;
+}
+
+inline std::string ReadHostFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class ClusterPhasesTest : public ::testing::Test {
+ protected:
+  ClusterPhasesTest() {
+    data_.cfg = DefaultInitConfig();
+    data_.cfg.node_registration.cri_socket = "unix:///var/run/containerd/containerd.sock";
+    data_.host = &host_;
+    data_.out = &printer_;
+    data_.client = [this]() -> Result<util::KubeClient*> { return &client_; };
+  }
+
+  Status RunTree(const workflow::Phase& phase) {
+    if (phase.run) KKADM_RETURN_IF_ERROR(phase.run());
+    for (const auto& child : phase.children) KKADM_RETURN_IF_ERROR(RunTree(child));
+    return Status::Ok();
+  }
+
+  // A self-signed CA at <pki>/ca.{crt,key} (node path) made by the openssl CLI; returns the PEM.
+  std::string MakeCa(const std::string& node_dir = "/etc/kubernetes/pki", const std::string& base = "ca") {
+    const std::string dir = root_.path() + node_dir;
+    std::string mk = "mkdir -p '" + dir + "'";
+    EXPECT_EQ(std::system(mk.c_str()), 0);
+    EXPECT_TRUE(RunOpenssl(dir, "req -x509 -newkey rsa:2048 -nodes -keyout " + base + ".key -out " +
+                                    base + ".crt -days 1 -subj /CN=kubernetes"));
+    return ReadHostFile(dir + "/" + base + ".crt");
+  }
+
+  // admin.conf pointing at `server` with the CA embedded.
+  void WriteAdminConf(const std::string& ca_pem, const std::string& server = "https://192.0.2.10:6443") {
+    const std::string text =
+        "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    certificate-authority-data: " +
+        util::Base64Encode(ca_pem) + "\n    server: " + server +
+        "\n  name: kubernetes\ncontexts:\n- context:\n    cluster: kubernetes\n    user: "
+        "kubernetes-admin\n  name: kubernetes-admin@kubernetes\ncurrent-context: "
+        "kubernetes-admin@kubernetes\nusers:\n- name: kubernetes-admin\n  user:\n    "
+        "client-certificate-data: Y2VydA==\n    client-key-data: a2V5\n";
+    ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/admin.conf", text, 0600).ok());
+  }
+
+  TempDir root_;
+  util::RealFileSystem fs_{root_.path()};
+  RecordingInitSystem init_;
+  FakeClock clock_;
+  FakeMachine machine_;
+  util::Host host_{fs_, init_, clock_, machine_};
+  std::ostringstream out_;
+  util::Printer printer_{out_};
+  FakeKubeClient client_;
+  phases::InitData data_;
+};
+
+}  // namespace kkadm::testing
