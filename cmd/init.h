@@ -29,6 +29,8 @@ class InitCommand {
   Status MakeInitData();
   Result<std::vector<std::string>> ResolveSkipPhases(const std::vector<std::string>& flag);
   void Done(const Status& status, const std::string& failed_phase);
+  // The API client of `kubeconfig`, built on first use into `slot` (a dry-run client in dry-run).
+  Result<util::KubeClient*> Client(const std::string& kubeconfig, std::unique_ptr<util::KubeClient>& slot);
 
   CommandContext& context_;
   util::Printer printer_;
@@ -36,6 +38,8 @@ class InitCommand {
   phases::InitData data_;
   std::unique_ptr<util::Machine> machine_;
   std::unique_ptr<OwnedHost> host_;
+  std::unique_ptr<util::KubeClient> admin_client_;
+  std::unique_ptr<util::KubeClient> super_admin_client_;
   workflow::FlagSet flags_;
   workflow::Runner runner_;
 };

@@ -5,11 +5,16 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <memory>
+
+#include "app/util/file_system_real.h"
 
 #include "cmd/config.h"
 #include "cmd/context.h"
 #include "cmd/images.h"
 #include "cmd/init.h"
+#include "cmd/kube_client_factory.h"
+#include "cmd/token.h"
 #include "cmd/version.h"
 
 namespace kkadm::cmd {
@@ -32,6 +37,21 @@ void SetUpLogging(int verbosity) {
                                      : spdlog::level::warn);
 }
 
+// `kkadm token` reaches the node's files (admin.conf) under --rootfs, known after parsing.
+TokenCommandDeps TokenDeps(CommandContext& context) {
+  auto node_fs = std::make_shared<std::unique_ptr<util::RealFileSystem>>();
+  TokenCommandDeps deps;
+  deps.clock = &util::RealClock();
+  deps.fs = [&context, node_fs]() -> util::FileSystem& {
+    if (!*node_fs) *node_fs = std::make_unique<util::RealFileSystem>(context.global.rootfs);
+    return **node_fs;
+  };
+  deps.client_factory = [fs = deps.fs](const std::string& kubeconfig) {
+    return NewKubeClientFromKubeconfig(fs(), kubeconfig, util::RealClock(), std::chrono::minutes(1));
+  };
+  return deps;
+}
+
 }  // namespace
 
 int Main(int argc, char** argv) {
@@ -49,6 +69,7 @@ int Main(int argc, char** argv) {
   init.Bind(app);
   AddConfigCommand(app, context);
   AddImagesCommand(*app.get_subcommand("config"), context);
+  AddTokenCommand(app, context, TokenDeps(context));
   AddVersionCommand(app, context);
 
   try {

@@ -146,7 +146,7 @@ Status TokenCreate(const TokenCreateOptions& options, const TokenCommandDeps& de
     out << token->Token() << "\n";
     return Status::Ok();
   }
-  auto join = phases::JoinCommand(*deps.fs, {.kubeconfig_path = options.kubeconfig,
+  auto join = phases::JoinCommand(deps.fs(), {.kubeconfig_path = options.kubeconfig,
                                              .token = token->Token(),
                                              .certificate_key = options.certificate_key,
                                              .control_plane = !options.certificate_key.empty()});

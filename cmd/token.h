@@ -24,7 +24,8 @@ struct TokenCommandDeps {
   std::function<Result<std::unique_ptr<util::KubeClient>>(const std::string& kubeconfig_path)>
       client_factory;
   util::Clock* clock = nullptr;
-  util::FileSystem* fs = nullptr;
+  // The node's files (--rootfs is known only once the command line is parsed).
+  std::function<util::FileSystem&()> fs;
 };
 
 struct TokenCreateOptions {

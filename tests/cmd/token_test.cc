@@ -40,7 +40,7 @@ class TokenCommandTest : public testing::ClusterPhasesTest {
       return std::unique_ptr<util::KubeClient>(new ForwardingClient(client_));
     };
     deps_.clock = &clock_;
-    deps_.fs = &fs_;
+    deps_.fs = [this]() -> util::FileSystem& { return fs_; };
   }
   json Secret(const std::string& id) {
     return client_.Object("/api/v1/namespaces/kube-system/secrets/bootstrap-token-" + id);

@@ -41,6 +41,9 @@ struct InitData {
   // The API client, built lazily by the command on first call (from admin.conf, or a dry-run
   // client); phases after kubelet-start call data.client(). The pointer stays owned by the command.
   std::function<Result<util::KubeClient*>()> client;
+  // A client with super-admin.conf (system:masters): only for creating the kubeadm:cluster-admins
+  // binding that admin.conf needs, as kubeadm does when admin.conf is still Forbidden.
+  std::function<Result<util::KubeClient*>()> super_admin_client;
   // A plain HTTP GET (the kubelet's healthz at http://127.0.0.1:10248/healthz): the body on 200.
   std::function<Result<std::string>(const std::string& url)> http_get;
   // The ClusterConfiguration as kubeadm's v1beta4 YAML, for the kubeadm-config ConfigMap.

@@ -24,9 +24,17 @@ Status Run(InitData& data) {
   KKADM_RETURN_IF_ERROR(WaitForControlPlane(data.host->clock, data.printer(), in));
   auto client = data.client();
   if (!client) return client.error();
-  // RBAC may lag /livez by a moment; kubeadm retries API calls for kubernetesAPICall.
+  // admin.conf's group gets its rights from this very binding, so while it is missing admin.conf
+  // is Forbidden and kubeadm creates it with super-admin.conf. RBAC may lag /livez by a moment:
+  // API calls are retried for kubernetesAPICall.
   return util::RetryFor(data.host->clock, t.kubernetes_api_call, std::chrono::milliseconds(500),
-                        [&] { return EnsureAdminClusterRoleBinding(**client); })
+                        [&] {
+                          Status s = EnsureAdminClusterRoleBinding(**client);
+                          if (s.code() != StatusCode::kPermissionDenied || !data.super_admin_client) return s;
+                          auto super_admin = data.super_admin_client();
+                          if (!super_admin) return super_admin.error();
+                          return EnsureAdminClusterRoleBinding(**super_admin);
+                        })
       .Wrap("unable to create the kubeadm:cluster-admins ClusterRoleBinding");
 }
 
