@@ -113,7 +113,7 @@ def make_handler(server):
                     return protobuf.decode(self.body)
                 except protobuf.ProtobufError as e:
                     raise apistatus.StatusError(415, "UnsupportedMediaType", str(e), {})
-            if content_type not in ("application/json", ""):
+            if content_type not in ("application/json", "") and content_type not in patch.PATCH_TYPES:
                 raise apistatus.StatusError(415, "UnsupportedMediaType", 'the body of the request was in an '
                                             'unknown format - accepted media types include: application/json', {})
             try:
