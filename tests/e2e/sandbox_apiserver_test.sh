@@ -184,10 +184,18 @@ out=$("${ADMIN[@]}" -X POST -H 'Content-Type: application/json' \
 assert_contains "ConfigMap data: 5 -> 422" "$out" '"code": 422'
 assert_contains "422 message" "$out" 'ConfigMap \"bad\" is invalid: data: must be object'
 printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p1, namespace: default}\nspec:\n  hostNetwork: "yes"\n  containers: [{name: c, image: busybox}]\n' >"$WORK/pod.yaml"
-out=$("${KC[@]}" create -f "$WORK/pod.yaml" --validate=false 2>&1) && fail "invalid Pod accepted"
+out=$("${KC[@]}" create -f "$WORK/pod.yaml" 2>&1) && fail "invalid Pod accepted"
 assert_contains "Pod hostNetwork: yes -> invalid" "$out" 'The Pod "p1" is invalid: spec.hostNetwork: must be boolean'
 sed -i 's/"yes"/true/' "$WORK/pod.yaml"
-out=$("${KC[@]}" apply -f "$WORK/pod.yaml" --validate=false 2>&1) || fail "valid Pod rejected: $out"
+out=$("${KC[@]}" apply -f "$WORK/pod.yaml" 2>&1) || fail "valid Pod rejected: $out"
+# kubectl apply's strategic merge patch: containers merge by name; unknown fields are rejected.
+sed -i 's/image: busybox}/image: busybox}, {name: d, image: "busybox:2"}/' "$WORK/pod.yaml"
+out=$("${KC[@]}" apply -f "$WORK/pod.yaml" 2>&1) || fail "kubectl apply (second) failed: $out"
+assert_eq "apply merged containers" "c=busybox d=busybox:2" \
+  "$("${KC[@]}" get pod p1 -n default -o jsonpath='{range .spec.containers[*]}{.name}={.image} {end}' | sed 's/ $//')"
+sed -i 's/name: d, image/name: d, imagee: x, image/' "$WORK/pod.yaml"
+out=$("${KC[@]}" apply -f "$WORK/pod.yaml" 2>&1) && fail "unknown field accepted"
+assert_contains "unknown field" "$out" 'spec.containers[1].imagee: unknown field "imagee"'
 
 # ---- 4. RBAC with client certificates -----------------------------------------------------------
 assert_eq "super-admin can-i" yes "$("${KC[@]}" auth can-i delete secrets -n kube-system)"
@@ -211,7 +219,7 @@ assert_contains "impersonation forbidden" "$out" 'cannot impersonate resource "u
 token_secret() {  # id secret expiration [extra data lines]
   printf 'apiVersion: v1\nkind: Secret\nmetadata: {name: bootstrap-token-%s, namespace: kube-system}\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: "%s"\n  token-secret: "%s"\n  expiration: "%s"\n  auth-extra-groups: system:bootstrappers:kubeadm:default-node-token\n%s\n' \
     "$1" "$1" "$2" "$3" "${4:-}" >"$WORK/tok-$1.yaml"
-  "${KC[@]}" create -f "$WORK/tok-$1.yaml" --validate=false >/dev/null || fail "token secret $1 not created"
+  "${KC[@]}" create -f "$WORK/tok-$1.yaml" >/dev/null || fail "token secret $1 not created"
 }
 FUTURE=$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)
 PAST=$(date -u -d '-1 hour' +%Y-%m-%dT%H:%M:%SZ)
@@ -303,7 +311,8 @@ sed "s/node-csr-w1/evil/; s|\"request\":\"[^\"]*\"|\"request\":\"$(base64 -w0 "$
 NODE=("${CURL[@]}" --cert "$WORK/node.crt" --key "$WORK/node.key" -H 'Content-Type: application/json')
 node_json() { printf '{"apiVersion":"v1","kind":"Node","metadata":{"name":"%s","labels":{"kubernetes.io/hostname":"%s"}}}' "$1" "$1"; }
 assert_eq "node creates its Node" 201 "$(code --cert "$WORK/node.crt" --key "$WORK/node.key" -H 'Content-Type: application/json' -X POST --data "$(node_json worker-1)" "$API/api/v1/nodes")"
-"${KC[@]}" create -f <(node_json worker-2) --validate=false >/dev/null
+"${KC[@]}" create -f <(node_json worker-2) >/dev/null
+assert_eq "node cannot create another Node (NodeRestriction)" 403 "$(code --cert "$WORK/node.crt" --key "$WORK/node.key" -H 'Content-Type: application/json' -X POST --data "$(node_json worker-3)" "$API/api/v1/nodes")"
 assert_eq "node patches its own Node" 200 "$(code --cert "$WORK/node.crt" --key "$WORK/node.key" -X PATCH -H 'Content-Type: application/strategic-merge-patch+json' --data '{"metadata":{"annotations":{"a":"b"}}}' "$API/api/v1/nodes/worker-1")"
 assert_eq "node cannot patch another Node" 403 "$(code --cert "$WORK/node.crt" --key "$WORK/node.key" -X PATCH -H 'Content-Type: application/merge-patch+json' --data '{"metadata":{"annotations":{"a":"b"}}}' "$API/api/v1/nodes/worker-2")"
 out=$("${KC[@]}" patch node worker-1 --type=merge -p '{"spec":{"taints":[{"key":"k","effect":"NoSchedule"}]},"metadata":{"labels":{"node-role.kubernetes.io/control-plane":""}}}' 2>&1) || fail "taint patch: $out"

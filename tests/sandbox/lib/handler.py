@@ -174,6 +174,10 @@ def make_handler(server):
                         "gitCommit": "sandbox-stand-in", "gitTreeState": "clean",
                         "buildDate": "2024-12-11T00:00:00Z", "goVersion": "go1.23.3", "compiler": "gc",
                         "platform": "linux/amd64"}
+            if path == "/openapi/v3":
+                return resources.openapi_v3_root()
+            if path.startswith("/openapi/v3/"):
+                return resources.openapi_v3_group(path[len("/openapi/v3/"):])
             if path == "/api":
                 host = self.connection.getsockname()
                 return {"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": [
@@ -222,9 +226,21 @@ def make_handler(server):
             obj = self.json_body()
             if not isinstance(obj, dict):
                 raise apistatus.bad_request("the body of the request must be a JSON object")
+            self.node_restriction(req, obj)
             created = server.store.create(req.res, req.ns, obj, self.user, self.dry_run())
             self.reply(201, created)
             return 201
+
+        def node_restriction(self, req, obj):
+            """The NodeRestriction admission plugin, for Node creation: a node creates only itself."""
+            user = self.user
+            if req.res.name != "nodes" or "system:nodes" not in user.groups or not user.name.startswith("system:node:"):
+                return
+            own, wanted = user.name[len("system:node:"):], (obj.get("metadata") or {}).get("name", "")
+            if wanted != own:
+                raise apistatus.StatusError(403, "Forbidden", 'nodes "%s" is forbidden: node "%s" is not allowed '
+                                            'to modify node "%s"' % (wanted, own, wanted),
+                                            {"name": wanted, "kind": "nodes"})
 
         def verb_update(self, req):
             obj = self.json_body()

@@ -1,8 +1,10 @@
-"""PATCH bodies: JSON merge patch (RFC 7386), JSON patch (RFC 6902), strategic merge (as merge).
+"""PATCH bodies: JSON merge patch (RFC 7386), JSON patch (RFC 6902), strategic merge patch.
 
-Strategic merge patch is applied as a JSON merge patch: for what kkadm and the stand-ins patch
-(metadata.labels/annotations maps, Node spec.taints which has no merge key and is replaced whole)
-the result is the same. `$patch`/`$retainKeys` directives are not supported.
+Strategic merge patch is a JSON merge patch plus: lists whose field has a patch merge key in
+MERGE_KEYS (containers by name, volumeMounts by mountPath, ...) are merged element by element
+(`$patch: delete`/`replace` honoured on elements), `finalizers` merge as a set, and the directives
+`$setElementOrder/...`, `$retainKeys`, `$deleteFromPrimitiveList/...` are understood enough not to be
+stored. Lists without a merge key (Node spec.taints, ...) are replaced whole, as kube-apiserver does.
 """
 import copy
 
@@ -117,8 +119,72 @@ def json_patch(target, ops):
     return doc
 
 
+# Field name -> patch merge key (k8s.io/api patchMergeKey tags for the kinds the sandbox serves).
+MERGE_KEYS = {"containers": "name", "initContainers": "name", "ephemeralContainers": "name",
+              "volumes": "name", "env": "name", "volumeMounts": "mountPath", "volumeDevices": "devicePath",
+              "imagePullSecrets": "name", "hostAliases": "ip", "conditions": "type",
+              "ownerReferences": "uid", "addresses": "type", "topologySpreadConstraints": "topologyKey"}
+SET_LISTS = ("finalizers",)
+
+
+def _merge_key(field, items):
+    if field == "ports":
+        return "containerPort" if any(isinstance(i, dict) and "containerPort" in i for i in items) else "port"
+    return MERGE_KEYS.get(field)
+
+
+def _merge_list(field, current, patch_items):
+    key = _merge_key(field, patch_items)
+    if field in SET_LISTS and isinstance(current, list):
+        return current + [x for x in patch_items if x not in current]
+    if not key or not isinstance(current, list) or not all(isinstance(i, dict) for i in patch_items):
+        return [strategic_merge_patch(None, i) for i in patch_items]
+    if any(i.get("$patch") == "replace" for i in patch_items):
+        return [{k: v for k, v in i.items() if k != "$patch"} for i in patch_items if i.get("$patch") != "replace"]
+    result = copy.deepcopy(current)
+    for item in patch_items:
+        index = next((n for n, c in enumerate(result) if isinstance(c, dict) and c.get(key) == item.get(key)), None)
+        if item.get("$patch") == "delete":
+            if index is not None:
+                result.pop(index)
+        elif index is None:
+            result.append(strategic_merge_patch(None, item))
+        else:
+            result[index] = strategic_merge_patch(result[index], item)
+    return result
+
+
+def strategic_merge_patch(target, patch):
+    if not isinstance(patch, dict):
+        return copy.deepcopy(patch)
+    if patch.get("$patch") == "replace":
+        return {k: copy.deepcopy(v) for k, v in patch.items() if k != "$patch"}
+    if patch.get("$patch") == "delete":
+        return None
+    result = copy.deepcopy(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if key.startswith("$setElementOrder/") or key in ("$retainKeys", "$patch"):
+            continue
+        if key.startswith("$deleteFromPrimitiveList/"):
+            field = key.split("/", 1)[1]
+            if isinstance(result.get(field), list):
+                result[field] = [x for x in result[field] if x not in (value or [])]
+            continue
+        if value is None:
+            result.pop(key, None)
+        elif isinstance(value, list):
+            result[key] = _merge_list(key, result.get(key), value)
+        else:
+            merged = strategic_merge_patch(result.get(key), value)
+            if merged is None:
+                result.pop(key, None)
+            else:
+                result[key] = merged
+    return result
+
+
 PATCH_TYPES = {
     "application/merge-patch+json": merge_patch,
-    "application/strategic-merge-patch+json": merge_patch,
+    "application/strategic-merge-patch+json": strategic_merge_patch,
     "application/json-patch+json": json_patch,
 }

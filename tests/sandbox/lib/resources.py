@@ -88,3 +88,33 @@ def group_list():
         gv = {"groupVersion": "%s/%s" % (group, version), "version": version}
         groups.append({"name": group, "versions": [gv], "preferredVersion": gv})
     return {"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
+
+
+def _gv_path(group, version):
+    return "api/%s" % version if not group else "apis/%s/%s" % (group, version)
+
+
+def openapi_v3_root():
+    """/openapi/v3: one entry per group-version, like kube-apiserver's (without schemas)."""
+    gvs = [("", "v1")] + list(group_versions().items())
+    return {"paths": {_gv_path(g, v): {"serverRelativeURL": "/openapi/v3/%s" % _gv_path(g, v)} for g, v in gvs}}
+
+
+def openapi_v3_group(path):
+    """/openapi/v3/<gv>: just enough for kubectl to detect server-side field validation (a PATCH
+    operation with the fieldValidation query parameter and x-kubernetes-group-version-kind per kind),
+    so `kubectl create -f`/`apply -f` validate on the server, i.e. through the schema validator."""
+    paths = {}
+    for r in RESOURCES:
+        if _gv_path(r.group, r.version) != path:
+            continue
+        base = "/" + path + ("/namespaces/{namespace}" if r.namespaced else "") + "/%s/{name}" % r.name
+        paths[base] = {"patch": {
+            "x-kubernetes-group-version-kind": {"group": r.group, "version": r.version, "kind": r.kind},
+            "x-kubernetes-action": "patch",
+            "parameters": [{"name": "fieldValidation", "in": "query", "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "OK"}}}}
+    if not paths:
+        return None
+    return {"openapi": "3.0.0", "info": {"title": "Kubernetes (sandbox stand-in)", "version": "v1.32.0"},
+            "paths": paths, "components": {"schemas": {}}}
