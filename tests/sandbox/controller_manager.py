@@ -6,7 +6,9 @@ tokens), csrapproving (auto-approves kubelet client CSRs after a SubjectAccessRe
 Configured from kube-controller-manager's own flags (+ --sandbox-rootfs). See README.md."""
 import base64
 import datetime
+import http.client
 import os
+import re
 import sys
 import tempfile
 import threading
@@ -38,6 +40,15 @@ def enabled_controllers(spec):
     return out - {n[1:] for n in names if n.startswith("-")}
 
 
+def duration_hours(text):
+    """Go duration ("8760h", "8760h0m0s", "90m") in hours; 8760 when unparsable."""
+    units = {"h": 1.0, "m": 1 / 60, "s": 1 / 3600}
+    parts = re.findall(r"([0-9.]+)([hms])", text or "")
+    if not parts or "".join(n + u for n, u in parts) != text:
+        return 8760.0
+    return sum(float(n) * units[u] for n, u in parts)
+
+
 def decoded(secret, key):
     value = (secret.get("data") or {}).get(key)
     return base64.b64decode(value).decode() if value else None
@@ -52,8 +63,7 @@ class Controllers:
         self.client, self.flags, self.rootfs = client, flags, rootfs
         self.enabled = enabled_controllers(flags["controllers"])
         self.reported = set()  # problems already logged (logged once each)
-        hours = float(flags["cluster-signing-duration"].rstrip("h") or 8760)
-        self.days = max(1, int(hours / 24))
+        self.days = max(1, int(duration_hours(flags["cluster-signing-duration"]) / 24))
 
     def warn_once(self, key, fmt, *args):
         if key not in self.reported:
@@ -188,7 +198,7 @@ def loop(controllers, stop):
     while not stop.is_set():
         try:
             controllers.run_once()
-        except (ApiError, OSError) as e:
+        except (ApiError, OSError, http.client.HTTPException, ValueError) as e:
             controllers.warn_once(("loop", str(e)), "controller loop: %s", e)
         stop.wait(0.1)
 

@@ -46,7 +46,7 @@ class Etcd:
                 try:
                     if conn is None:
                         conn = http.client.HTTPSConnection(ep.hostname, ep.port or 2379,
-                                                           context=self.context, timeout=10)
+                                                           context=self.context, timeout=5)
                         self.local.__dict__.setdefault("conns", {})[ep.netloc] = conn
                     conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
                     resp = conn.getresponse()

@@ -1,4 +1,5 @@
 """HTTP request handling of the stand-in kube-apiserver: routing, authn/authz, REST verbs, audit."""
+import datetime
 import http.server
 import json
 import time
@@ -6,7 +7,6 @@ import urllib.parse
 
 from . import apistatus, authn, patch, protobuf, rbac, resources, selectors
 from .etcd import EtcdError
-from .store import now_rfc3339
 
 HEALTH = ("/healthz", "/livez", "/readyz")
 
@@ -92,7 +92,7 @@ def make_handler(server):
             except (BrokenPipeError, ConnectionResetError):
                 code = 499
             user = self.user or authn.User("", [])
-            server.audit({"time": now_rfc3339(), "user": user.name, "groups": user.groups, "verb": verb,
+            server.audit({"time": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "user": user.name, "groups": user.groups, "verb": verb,
                           "method": method, "path": self.path, "code": code,
                           "remote": self.client_address[0], "authenticated": bool(self.user and self.user.authenticated)})
 
@@ -155,6 +155,11 @@ def make_handler(server):
         def non_resource(self, method, path):
             verb = method.lower() if method != "GET" else "get"
             self.check(rbac.Attributes(self.user.name, self.user.groups, verb, path=path))
+            if method == "GET" and (path in HEALTH or any(path.startswith(h + "/") for h in HEALTH)):
+                healthy = path.startswith("/livez") or server.etcd.healthy()
+                self.reply(200 if healthy else 500, "ok" if healthy else "[-]etcd failed: reason withheld\n"
+                           "%s check failed" % path.strip("/").split("/")[0], "text/plain; charset=utf-8")
+                return 200 if healthy else 500
             doc = self.discovery(path)
             if method != "GET" or doc is None:
                 raise apistatus.StatusError(404, "NotFound", "the server could not find the requested resource", {})
@@ -166,8 +171,6 @@ def make_handler(server):
 
         def discovery(self, path):
             path = path.rstrip("/") or "/"
-            if path in HEALTH or any(path.startswith(h + "/") for h in HEALTH):
-                return "ok" if server.etcd.healthy() or path.startswith("/livez") else None
             if path == "/version":
                 minor = server.version.lstrip("v").split(".")[1] if "." in server.version else "32"
                 return {"major": "1", "minor": minor, "gitVersion": server.version,
