@@ -24,6 +24,9 @@ if [ ! -d "$VALIDATOR/node_modules/kubernetes-models" ]; then
   ) 9>"${TMPDIR:-/tmp}/kkadm-validator-install.lock"
 fi
 
+# The stand-ins' pure helpers (YAML subset, patches, selectors, RBAC rules, protobuf, JWS).
+out=$(cd "$SANDBOX" && $PY -m lib.selftest 2>&1) || fail "lib self-test: $out"
+
 # ---- PKI (openssl, ECDSA P-256) under a node rootfs -------------------------------------------
 R=$WORK/root
 P=$R/etc/kubernetes/pki

@@ -2,7 +2,8 @@
 
 Supports block mappings, block sequences (including "- key: value" items), plain/single/double
 quoted scalars, flow collections on one line ({}, [a, b], {a: b}), comments, and JSON documents.
-Not supported: anchors, tags, multi-line block scalars other than | and >, multiple documents.
+Not supported: anchors, tags, multi-line quoted or plain scalars, flow collections spanning lines,
+multiple documents.
 """
 import json
 import re
@@ -85,7 +86,7 @@ def _strip_comment(line):
 
 def _key_value(text):
     """Splits "key: value" (value may be empty); returns None when text is not a mapping entry."""
-    m = re.match(r"""^("(?:[^"\\]|\\.)*"|'[^']*'|[^:{}\[\]"'#][^:#]*?)\s*:(\s+|$)(.*)$""", text)
+    m = re.match(r"""^("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^:{}\[\]"'#\s](?:[^#:]|:(?!\s|$))*?)\s*:(\s+|$)(.*)$""", text)
     if not m:
         return None
     return _scalar(m.group(1)), m.group(3)
@@ -129,11 +130,15 @@ class _Parser:
         return None
 
     def block_scalar(self, style, indent, raw_index):
-        collected, j = [], raw_index + 1
-        while self.pos < len(self.lines) and self.lines[self.pos][0] > indent:
+        # The scalar is every following raw line that is blank or indented deeper than its key
+        # (comment-looking lines included); parsing resumes after it.
+        end = raw_index + 1
+        while end < len(self.raw) and (self.raw[end].strip() == "" or
+                                       len(self.raw[end]) - len(self.raw[end].lstrip(" ")) > indent):
+            end += 1
+        while self.pos < len(self.lines) and self.lines[self.pos][2] < end:
             self.pos += 1
-        end = self.lines[self.pos][2] if self.pos < len(self.lines) else len(self.raw)
-        body = [l for l in self.raw[j:end]]
+        body = self.raw[raw_index + 1:end]
         while body and body[-1].strip() == "":
             body.pop()
         nonblank = [l for l in body if l.strip()]
@@ -169,12 +174,11 @@ class _Parser:
                 self.pos += 1
                 out.append(self.value_after("", indent, raw_index))
                 continue
-            if _key_value(rest) is not None and rest[0] not in "{[\"'" or (
-                    rest[0] in "\"'" and _key_value(rest) is not None):
-                # "- key: value": a mapping whose entries sit at the item's content column.
+            if rest.startswith("- ") or rest == "-" or _key_value(rest) is not None:
+                # "- key: value" / "- - item": a mapping or sequence at the item's content column.
                 item_indent = indent + (len(content) - len(rest))
                 self.lines[self.pos] = (item_indent, rest, raw_index)
-                out.append(self.mapping(item_indent))
+                out.append(self.block(item_indent))
                 continue
             self.pos += 1
             out.append(self.value_after(rest, indent, raw_index))
