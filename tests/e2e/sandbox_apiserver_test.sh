@@ -65,13 +65,20 @@ print(*[s.getsockname()[1] for s in socks])')
 API=https://127.0.0.1:$API_PORT
 
 # ---- processes ----------------------------------------------------------------------------------
-PIDS=()
+# stop_pid PID: SIGTERM, up to 10 s for the exit, then SIGKILL. Returns the exit code (137 when killed).
+stop_pid() {
+  local pid=$1 i rc=0
+  kill -TERM "$pid" 2>/dev/null || true
+  for i in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || rc=$?
+  return $rc
+}
 start() {  # name command... : runs in the background, logs to $WORK/<name>.log
   local name=$1; shift
   "$@" >"$WORK/$name.log" 2>&1 &
-  PIDS+=($!)
   eval "PID_$name=$!"
-  on_exit "kill $! 2>/dev/null; wait $! 2>/dev/null"
+  on_exit "stop_pid $!"
 }
 dump_logs() { for f in "$WORK"/*.log; do echo "== $f" >&2; tail -20 "$f" >&2; done; }
 wait_for() {  # seconds command... : polls every 100 ms
@@ -322,6 +329,22 @@ out=$("${KC[@]}" patch node worker-1 --type=merge -p '{"spec":{"taints":[{"key":
 assert_eq "taints" '[{"effect":"NoSchedule","key":"k"}]' "$("${KC[@]}" get node worker-1 -o jsonpath='{.spec.taints}')"
 check "evil CSR not approved" test -z "$("${KC[@]}" get csr evil -o jsonpath='{.status.conditions}')"
 
+# Renewal: the node asks for a new certificate (RSA key) with its current one; approved through
+# selfnodeclient once kubeadm's rotation binding exists; RSA gets keyEncipherment too.
+openssl genrsa -out "$WORK/node2.key" 2048 2>/dev/null
+openssl req -new -key "$WORK/node2.key" -subj "/O=system:nodes/CN=system:node:worker-1" -out "$WORK/node2.csr"
+sed "s/node-csr-w1/node-csr-w1-renew/; s|\"request\":\"[^\"]*\"|\"request\":\"$(base64 -w0 "$WORK/node2.csr")\"|; s/\"digital signature\"/\"digital signature\",\"key encipherment\"/" \
+  "$WORK/csr.json" >"$WORK/renew.json"
+assert_eq "node creates its renewal CSR" 201 "$(code --cert "$WORK/node.crt" --key "$WORK/node.key" -H 'Content-Type: application/json' -X POST --data @"$WORK/renew.json" "$API/apis/certificates.k8s.io/v1/certificatesigningrequests")"
+renewed() { "${KC[@]}" get csr node-csr-w1-renew -o jsonpath='{.status.certificate}' | base64 -d >"$WORK/node2.crt" && [ -s "$WORK/node2.crt" ]; }
+sleep 0.5
+check "renewal pending without the rotation binding" test -z "$("${KC[@]}" get csr node-csr-w1-renew -o jsonpath='{.status.conditions}')"
+"${KC[@]}" create clusterrolebinding kubeadm:node-autoapprove-certificate-rotation \
+  --clusterrole=system:certificates.k8s.io:certificatesigningrequests:selfnodeclient --group=system:nodes >/dev/null
+check "renewal approved (selfnodeclient) and signed" wait_for 8 renewed
+check "renewed cert verifies" cert_verifies "$P/ca.crt" "$WORK/node2.crt"
+assert_contains "RSA key usage" "$(cert_key_usage "$WORK/node2.crt")" "Digital Signature, Key Encipherment"
+
 # ---- 8. controller-manager / scheduler health, audit log, clean shutdown ----------------------------
 assert_eq "KCM healthz" ok "$(curl -sk "https://127.0.0.1:$KCM_PORT/healthz")"
 assert_eq "scheduler healthz" ok "$(curl -sk "https://127.0.0.1:$SCHED_PORT/healthz")"
@@ -331,8 +354,7 @@ check "audit log records the node's Node create" grep -q '"code": 201.*"user": "
 check "audit log records anonymous 403" grep -q '"code": 403.*"user": "system:anonymous"' "$AUDIT"
 for name in scheduler kcm apiserver etcd; do
   pid_var=PID_$name
-  kill -TERM "${!pid_var}" 2>/dev/null
-  rc=0; wait "${!pid_var}" || rc=$?
+  rc=0; stop_pid "${!pid_var}" || rc=$?
   [ "$name" = etcd ] || assert_eq "$name exits 0 on SIGTERM" 0 "$rc"
 done
 [ "$E2E_FAILURES" -eq 0 ] || dump_logs

@@ -98,6 +98,7 @@ def _create_quietly(store, res, obj):
 
 
 def main(argv):
+    common.install_signal_handlers()
     flags = common.parse_flags(argv, FLAGS, "kube-apiserver")
     rootfs = common.Rootfs(flags["sandbox-rootfs"])
     if flags["sandbox-audit-log"]:
@@ -109,6 +110,8 @@ def main(argv):
     server = Server(flags, rootfs)
     deadline = time.time() + 60
     while not server.etcd.healthy():
+        if common.terminating():
+            return 0
         if time.time() > deadline:
             log.error("etcd at %s is not reachable", flags["etcd-servers"])
             return 1

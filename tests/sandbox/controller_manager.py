@@ -204,6 +204,7 @@ def loop(controllers, stop):
 
 
 def main(argv):
+    common.install_signal_handlers()
     flags = common.parse_flags(argv, FLAGS, "kube-controller-manager")
     rootfs = common.Rootfs(flags["sandbox-rootfs"])
     if not flags["kubeconfig"]:

@@ -15,6 +15,7 @@ log = common.setup_logging("kube-scheduler")
 
 
 def main(argv):
+    common.install_signal_handlers()
     flags = common.parse_flags(argv, FLAGS, "kube-scheduler")
     with tempfile.TemporaryDirectory(prefix="kkadm-scheduler-") as tmp:
         crt, key = openssl.self_signed(tmp, "kube-scheduler@sandbox", [flags["bind-address"], "localhost"])

@@ -3,7 +3,7 @@ import logging
 import os
 import signal
 import sys
-import threading
+import time
 
 
 def parse_flags(argv, known, name):
@@ -65,10 +65,22 @@ def setup_logging(name, verbose=False):
     return logging.getLogger(name)
 
 
-def wait_for_termination():
-    """Blocks until SIGTERM or SIGINT arrives; returns so the caller can shut down cleanly."""
-    stop = threading.Event()
+_received = []
+
+
+def install_signal_handlers():
+    """Records SIGTERM/SIGINT. Call first thing in main, before any thread starts. The handler
+    only appends to a list: taking a lock in a signal handler (threading.Event.set) can deadlock
+    when the signal lands while the main thread holds that lock."""
     for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    while not stop.wait(3600):
-        pass
+        signal.signal(sig, lambda signum, _frame: _received.append(signum))
+
+
+def terminating():
+    return bool(_received)
+
+
+def wait_for_termination():
+    """Blocks until SIGTERM or SIGINT has arrived; returns so the caller can shut down cleanly."""
+    while not _received:
+        time.sleep(0.1)
