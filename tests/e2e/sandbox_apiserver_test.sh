@@ -328,6 +328,8 @@ assert_eq "node cannot patch another Node" 403 "$(code --cert "$WORK/node.crt" -
 out=$("${KC[@]}" patch node worker-1 --type=merge -p '{"spec":{"taints":[{"key":"k","effect":"NoSchedule"}]},"metadata":{"labels":{"node-role.kubernetes.io/control-plane":""}}}' 2>&1) || fail "taint patch: $out"
 assert_eq "taints" '[{"effect":"NoSchedule","key":"k"}]' "$("${KC[@]}" get node worker-1 -o jsonpath='{.spec.taints}')"
 check "evil CSR not approved" test -z "$("${KC[@]}" get csr evil -o jsonpath='{.status.conditions}')"
+out=$("${KC[@]}" certificate deny evil 2>&1) || fail "kubectl certificate deny: $out"
+assert_eq "denied by kubectl (protobuf /approval)" "Denied" "$("${KC[@]}" get csr evil -o jsonpath='{.status.conditions[0].type}')"
 
 # Renewal: the node asks for a new certificate (RSA key) with its current one; approved through
 # selfnodeclient once kubeadm's rotation binding exists; RSA gets keyEncipherment too.

@@ -179,13 +179,20 @@ class Controllers:
         self.client.request("PUT", "%s/%s/approval" % (CSRS, name), csr)
         log.info("csrapproving: approved CSR %s for %s", name, info["cn"])
 
+    def lifetime_days(self, spec):
+        """spec.expirationSeconds caps the signing duration (in whole days: openssl x509 -days)."""
+        seconds = spec.get("expirationSeconds")
+        if not seconds:
+            return self.days
+        return max(1, min(self.days, -(-int(seconds) // 86400)))
+
     def sign(self, csr, name):
         pem = base64.b64decode(csr["spec"].get("request", ""))
         try:
             info = openssl.csr_info(pem)
             cert = openssl.sign_client_csr(pem, self.rootfs.path(self.flags["cluster-signing-cert-file"]),
                                            self.rootfs.path(self.flags["cluster-signing-key-file"]),
-                                           self.days, info["key_type"] == "RSA")
+                                           self.lifetime_days(csr["spec"]), info["key_type"] == "RSA")
         except (RuntimeError, ValueError) as e:
             self.warn_once(("sign", name), "csrsigning: cannot sign CSR %s: %s", name, e)
             return

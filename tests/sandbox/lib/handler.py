@@ -2,6 +2,7 @@
 import datetime
 import http.server
 import json
+import logging
 import time
 import urllib.parse
 
@@ -91,6 +92,10 @@ def make_handler(server):
                 self.reply(500, apistatus.StatusError(500, "InternalError", "etcd: %s" % e).body())
             except (BrokenPipeError, ConnectionResetError):
                 code = 499
+            except Exception as e:  # a bug or a dead validator: answer like kube-apiserver, keep serving
+                logging.getLogger("kube-apiserver").exception("internal error serving %s %s", method, self.path)
+                code = 500
+                self.reply(500, apistatus.StatusError(500, "InternalError", "Internal error occurred: %s" % e).body())
             user = self.user or authn.User("", [])
             server.audit({"time": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "user": user.name, "groups": user.groups, "verb": verb,
                           "method": method, "path": self.path, "code": code,

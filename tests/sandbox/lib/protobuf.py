@@ -84,6 +84,13 @@ POLICY_RULE = {1: ("verbs", REP(S)), 2: ("apiGroups", REP(S)), 3: ("resources", 
 SUBJECT = {1: ("kind", S), 2: ("apiGroup", S), 3: ("name", S), 4: ("namespace", S)}
 ROLE_REF = {1: ("apiGroup", S), 2: ("kind", S), 3: ("name", S)}
 
+CSR_SPEC = {1: ("request", BYTES), 2: ("username", S), 3: ("uid", S), 4: ("groups", REP(S)),
+            5: ("usages", REP(S)), 6: ("extra", MAP(MSG({1: ("items", REP(S))}))), 7: ("signerName", S),
+            8: ("expirationSeconds", INT)}
+CSR_CONDITION = {1: ("type", S), 2: ("reason", S), 3: ("message", S), 4: ("lastUpdateTime", TIME),
+                 5: ("lastTransitionTime", TIME), 6: ("status", S)}
+CSR_STATUS = {1: ("conditions", REP(MSG(CSR_CONDITION))), 2: ("certificate", BYTES)}
+
 KINDS = {
     ("v1", "ConfigMap"): with_(META, {2: ("data", MAP(S)), 3: ("binaryData", MAP(BYTES)), 4: ("immutable", BOOL)}),
     ("v1", "Secret"): with_(META, {2: ("data", MAP(BYTES)), 3: ("type", S), 4: ("stringData", MAP(S)),
@@ -95,6 +102,8 @@ KINDS = {
     ("authorization.k8s.io/v1", "SubjectAccessReview"): with_(META, {2: ("spec", MSG(SAR_SPEC)),
                                                                       3: ("status", MSG(None))}),
     ("authentication.k8s.io/v1", "SelfSubjectReview"): with_(META, {2: ("status", MSG(None))}),
+    ("certificates.k8s.io/v1", "CertificateSigningRequest"): with_(META, {2: ("spec", MSG(CSR_SPEC)),
+                                                                          3: ("status", MSG(CSR_STATUS))}),
     ("rbac.authorization.k8s.io/v1", "Role"): with_(META, {2: ("rules", REP(MSG(POLICY_RULE)))}),
     ("rbac.authorization.k8s.io/v1", "ClusterRole"): with_(META, {2: ("rules", REP(MSG(POLICY_RULE)))}),
     ("rbac.authorization.k8s.io/v1", "RoleBinding"): with_(META, {2: ("subjects", REP(MSG(SUBJECT))),
@@ -143,7 +152,10 @@ def message(buf, schema):
         name, kind = schema[num]
         if isinstance(kind, tuple) and kind[0] == "map":
             entry = dict((n, v) for n, _, v in fields(value))
-            out.setdefault(name, {})[entry.get(1, b"").decode()] = _scalar(kind[1], 2, entry.get(2, b""))
+            value = _scalar(kind[1], 2, entry.get(2, b""))
+            if isinstance(kind[1], tuple) and set(value) <= {"items"}:
+                value = value.get("items", [])  # ExtraValue is a bare list in JSON
+            out.setdefault(name, {})[entry.get(1, b"").decode()] = value
         elif isinstance(kind, tuple) and kind[0] == "rep":
             out.setdefault(name, []).append(_scalar(kind[1], wire, value))
         else:
