@@ -3,17 +3,15 @@
 objects kkadm uses, stores them in the real etcd, authenticates by client certificate and bootstrap
 token, authorizes with Node + RBAC, and validates every object with tests/validator/validate.js.
 Configured from kube-apiserver's own flags (+ --sandbox-rootfs, --sandbox-audit-log). See README.md."""
-import http.server
 import json
 import os
 import re
 import sys
 import threading
 import time
-import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lib import apistatus, authn, bootstrap_policy, common, patch, rbac, resources, tlsserver  # noqa: E402
+from lib import apistatus, bootstrap_policy, common, rbac, resources, tlsserver  # noqa: E402
 from lib.etcd import Etcd  # noqa: E402
 from lib.handler import make_handler  # noqa: E402
 from lib.store import Store  # noqa: E402

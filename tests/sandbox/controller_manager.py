@@ -12,7 +12,6 @@ import re
 import sys
 import tempfile
 import threading
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import authn, common, jws, openssl, tlsserver  # noqa: E402

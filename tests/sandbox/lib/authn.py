@@ -83,8 +83,9 @@ def cert_user(peercert):
     return User(cn, orgs) if cn else None
 
 
-def authenticate(peercert, authorization, store, bootstrap_tokens):
-    """Returns the request's User; raises 401 for credentials that do not authenticate."""
+def authenticate(peercert, authorization, store, bootstrap_tokens, anonymous=True):
+    """Returns the request's User; raises 401 for credentials that do not authenticate (and for
+    requests without credentials when anonymous auth is off)."""
     if peercert:
         user = cert_user(peercert)
         if user is None:
@@ -96,8 +97,10 @@ def authenticate(peercert, authorization, store, bootstrap_tokens):
             user = bootstrap_token_user(store, token.strip())
         if user is None:
             raise apistatus.unauthorized()
-    else:
+    elif anonymous:
         return ANONYMOUS
+    else:
+        raise apistatus.unauthorized()
     if "system:authenticated" not in user.groups:
         user.groups.append("system:authenticated")
     return user

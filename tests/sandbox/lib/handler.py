@@ -81,7 +81,8 @@ def make_handler(server):
             self.user, verb, code = None, method.lower(), 500
             try:
                 self.user = authn.authenticate(self.connection.getpeercert(), self.headers.get("Authorization"),
-                                               server.store, server.flags["enable-bootstrap-token-auth"])
+                                               server.store, server.flags["enable-bootstrap-token-auth"],
+                                               str(server.flags["anonymous-auth"]).lower() != "false")
                 self.user = self.impersonate(self.user)
                 verb, code = self.route(method, url.path)
             except apistatus.StatusError as e:

@@ -1,11 +1,11 @@
 """Self-test of the sandbox's pure helpers (YAML subset, patches, selectors, RBAC rules, protobuf,
-JWS). Run: cd tests/sandbox && python3 -m lib.selftest  (prints PASS, exit 1 on the first failure)."""
+JWS, bootstrap-token and anonymous authentication). Run: cd tests/sandbox && python3 -m lib.selftest  (prints PASS, exit 1 on the first failure)."""
 import base64
 import hashlib
 import hmac
 import sys
 
-from . import jws, miniyaml, patch, protobuf, rbac, selectors
+from . import apistatus, authn, jws, miniyaml, patch, protobuf, rbac, selectors
 
 
 def expect(what, got, want):
@@ -117,7 +117,41 @@ def test_jws():
     expect("jws mac", mac, base64.urlsafe_b64encode(want).rstrip(b"=").decode())
 
 
+class _Secrets:
+    def __init__(self, secret):
+        self.secret = secret
+
+    def get_object(self, resource, ns, name):
+        return self.secret if (resource, ns, name) == ("secrets", "kube-system", "bootstrap-token-abcdef") else None
+
+
+def test_authn():
+    def b64(text):
+        return base64.b64encode(text.encode()).decode()
+    secret = {"type": authn.TOKEN_TYPE, "metadata": {"name": "bootstrap-token-abcdef"}, "data": {
+        "token-id": b64("abcdef"), "token-secret": b64("0123456789abcdef"), "expiration": b64("2999-01-01T00:00:00Z"),
+        "usage-bootstrap-authentication": b64("true"),
+        "auth-extra-groups": b64("system:bootstrappers:kubeadm:default-node-token,bad-group")}}
+    store = _Secrets(secret)
+    user = authn.authenticate(None, "Bearer abcdef.0123456789abcdef", store, True)
+    expect("token user", (user.name, user.groups), ("system:bootstrap:abcdef", [
+        "system:bootstrappers", "system:bootstrappers:kubeadm:default-node-token", "system:authenticated"]))
+    expect("anonymous", authn.authenticate(None, None, store, True).name, "system:anonymous")
+    cert = {"subject": ((("organizationName", "system:nodes"),), (("commonName", "system:node:n"),))}
+    expect("cert user", authn.authenticate(cert, None, store, True).groups, ["system:nodes", "system:authenticated"])
+    for header, tokens, anonymous in (("Bearer abcdef.0123456789abcdee", True, True),
+                                      ("Bearer abcdef.0123456789abcdef", False, True),
+                                      (None, True, False)):
+        try:
+            authn.authenticate(None, header, store, tokens, anonymous)
+            expect("401 for %r" % header, "authenticated", "401")
+        except apistatus.StatusError as e:
+            expect("401 code", e.code, 401)
+    secret["data"]["expiration"] = b64("2000-01-01T00:00:00Z")
+    expect("expired token", authn.bootstrap_token_user(store, "abcdef.0123456789abcdef"), None)
+
+
 if __name__ == "__main__":
-    for test in (test_yaml, test_patches, test_selectors, test_rbac, test_protobuf, test_jws):
+    for test in (test_authn, test_yaml, test_patches, test_selectors, test_rbac, test_protobuf, test_jws):
         test()
     print("PASS")
