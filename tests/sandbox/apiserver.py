@@ -12,7 +12,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import apistatus, bootstrap_policy, common, rbac, resources, tlsserver  # noqa: E402
-from lib.etcd import Etcd  # noqa: E402
+from lib.etcd import Etcd, EtcdError  # noqa: E402
 from lib.handler import make_handler  # noqa: E402
 from lib.store import Store  # noqa: E402
 from lib.validator import Validator  # noqa: E402
@@ -114,7 +114,15 @@ def main(argv):
             log.error("etcd at %s is not reachable", flags["etcd-servers"])
             return 1
         time.sleep(0.2)
-    seed(server)
+    while True:
+        try:
+            seed(server)
+            break
+        except EtcdError as e:
+            if common.terminating() or time.time() > deadline:
+                log.error("cannot seed the bootstrap objects: %s", e)
+                return 1
+            time.sleep(0.2)
     context = tlsserver.server_context(rootfs.path(flags["tls-cert-file"]),
                                        rootfs.path(flags["tls-private-key-file"]),
                                        rootfs.path(flags["client-ca-file"]) if flags["client-ca-file"] else None)

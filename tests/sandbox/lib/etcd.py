@@ -8,6 +8,7 @@ import http.client
 import json
 import ssl
 import threading
+import time
 import urllib.parse
 
 
@@ -39,8 +40,16 @@ class Etcd:
         self.local = threading.local()
 
     def _call(self, path, body):
+        """POSTs to the gateway. Connection errors and the gateway's transient 5xx answers (etcd 3.4's
+        grpc-gateway sometimes fails its loopback call: "transport: missing content-type field",
+        mostly right after start) are retried: 2 rounds over the endpoints, then up to 2 s more."""
         last = None
-        for attempt in range(2):
+        deadline = time.time() + 2
+        attempt = 0
+        while attempt < 2 or time.time() < deadline:
+            if attempt >= 2:
+                time.sleep(0.1)
+            attempt += 1
             for ep in self.endpoints:
                 conn = getattr(self.local, "conns", {}).get(ep.netloc)
                 try:
@@ -51,6 +60,9 @@ class Etcd:
                     conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
                     resp = conn.getresponse()
                     data = resp.read()
+                    if resp.status >= 500:
+                        last = "HTTP %d %s" % (resp.status, data[:200])
+                        continue
                     if resp.status != 200:
                         raise EtcdError("etcd %s: HTTP %d %s" % (path, resp.status, data[:200]))
                     return json.loads(data)

@@ -76,8 +76,7 @@ def make_handler(server):
         def serve(self, method):
             url = urllib.parse.urlsplit(self.path)
             self.query = {k: v[-1] for k, v in urllib.parse.parse_qs(url.query).items()}
-            length = int(self.headers.get("Content-Length") or 0)
-            self.body = self.rfile.read(length) if length else b""
+            self.body = self.read_body()
             self.user, verb, code = None, method.lower(), 500
             try:
                 self.user = authn.authenticate(self.connection.getpeercert(), self.headers.get("Authorization"),
@@ -98,9 +97,24 @@ def make_handler(server):
                 code = 500
                 self.reply(500, apistatus.StatusError(500, "InternalError", "Internal error occurred: %s" % e).body())
             user = self.user or authn.User("", [])
-            server.audit({"time": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "user": user.name, "groups": user.groups, "verb": verb,
-                          "method": method, "path": self.path, "code": code,
-                          "remote": self.client_address[0], "authenticated": bool(self.user and self.user.authenticated)})
+            server.audit({"time": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+                          "user": user.name, "groups": user.groups, "verb": verb, "method": method,
+                          "path": self.path, "code": code, "remote": self.client_address[0],
+                          "authenticated": bool(self.user and self.user.authenticated)})
+
+        def read_body(self):
+            if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+                body = b""
+                while True:
+                    size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+                    if size == 0:
+                        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                            pass
+                        return body
+                    body += self.rfile.read(size)
+                    self.rfile.readline()
+            length = int(self.headers.get("Content-Length") or 0)
+            return self.rfile.read(length) if length else b""
 
         def reply(self, code, body, content_type="application/json"):
             data = body if isinstance(body, bytes) else (
