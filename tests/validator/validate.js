@@ -9,6 +9,9 @@
 // Prints "<file>: OK" per valid document and "<file>: INVALID: <path> <message>" per problem
 // (<file>#<n> when a file holds several documents). Exit 0 when all are valid, 1 when any is
 // invalid, 2 on a usage or read error. --json prints one JSON array of results instead.
+//        node validate.js --serve             long-running: reads one JSON object per line on stdin
+// and answers one line {"ok":bool,"errors":["<path> <message>",...]} per object, in order (used by
+// the sandbox's stand-in API server).
 "use strict";
 
 const fs = require("fs");
@@ -23,6 +26,9 @@ const MODELS = {
   "v1/Service": "v1/Service",
   "v1/Node": "v1/Node",
   "v1/Namespace": "v1/Namespace",
+  "v1/Endpoints": "v1/Endpoints",
+  "v1/Event": "v1/Event",
+  "coordination.k8s.io/v1/Lease": "coordination.k8s.io/v1/Lease",
   "apps/v1/Deployment": "apps/v1/Deployment",
   "apps/v1/DaemonSet": "apps/v1/DaemonSet",
   "rbac.authorization.k8s.io/v1/Role": "rbac.authorization.k8s.io/v1/Role",
@@ -250,7 +256,24 @@ function report(results, asJson) {
   }
 }
 
+// --serve: one JSON object per stdin line in, one JSON answer per line out.
+function serve() {
+  const rl = require("readline").createInterface({ input: process.stdin, terminal: false });
+  rl.on("line", (line) => {
+    if (line.trim() === "") return;
+    let errors;
+    try {
+      errors = validateObject(JSON.parse(line));
+    } catch (e) {
+      errors = [{ path: "/", message: `cannot validate: ${e.message}` }];
+    }
+    process.stdout.write(JSON.stringify({ ok: errors.length === 0, errors: errors.map((e) => `${e.path} ${e.message}`) }) + "\n");
+  });
+  return new Promise((resolve) => rl.on("close", () => resolve(0)));
+}
+
 function main(argv) {
+  if (argv.includes("--serve")) return serve();
   const asJson = argv.includes("--json");
   const stdin = argv.includes("--stdin");
   const files = argv.filter((a) => !a.startsWith("--"));
@@ -279,4 +302,4 @@ function main(argv) {
   return results.some((r) => r.errors.length > 0) ? 1 : 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+Promise.resolve(main(process.argv.slice(2))).then((rc) => { process.exitCode = rc; });

@@ -1,0 +1,1 @@
+"""Shared modules of the kkadm sandbox stand-ins (stdlib only)."""
