@@ -1,5 +1,5 @@
-// Writing Kubernetes objects the way kubeadm's apiclient helpers do (create-or-update,
-// create-if-absent) and building the RBAC objects kubeadm's phases create.
+// The RBAC and ConfigMap objects kubeadm's phases create, and retrying an API call for a
+// while (the create-or-update helpers are in kube_helpers.h).
 #pragma once
 
 #include <chrono>
@@ -11,6 +11,8 @@
 
 #include "app/util/clock.h"
 #include "app/util/kube_client.h"
+#include "app/util/kube_helpers.h"
+#include "app/util/kubeconfig.h"
 #include "app/util/status.h"
 
 namespace kkadm::util {
@@ -21,18 +23,6 @@ inline constexpr const char* kRbacGroup = "rbac.authorization.k8s.io";
 inline constexpr const char* kNodeBootstrapTokenGroup =
     "system:bootstrappers:kubeadm:default-node-token";
 inline constexpr const char* kNodesGroup = "system:nodes";
-
-// The collection path of an object from its apiVersion, kind and metadata.namespace
-// ("v1" ConfigMap in kube-system -> "/api/v1/namespaces/kube-system/configmaps").
-// InvalidArgument for a kind kkadm does not know.
-Result<std::string> CollectionPath(const nlohmann::json& object);
-// The collection path plus "/<metadata.name>".
-Result<std::string> ObjectPath(const nlohmann::json& object);
-
-// Creates the object; when it exists, replaces it (carrying over the stored resourceVersion).
-Status CreateOrUpdate(KubeClient& client, const nlohmann::json& object);
-// Creates the object unless one with its name exists (which is then kept as it is).
-Status CreateIfAbsent(KubeClient& client, const nlohmann::json& object);
 
 // Calls `fn` every `interval` until it succeeds or `timeout` passes; returns its last status.
 Status RetryFor(Clock& clock, std::chrono::milliseconds timeout, std::chrono::milliseconds interval,
@@ -51,9 +41,5 @@ nlohmann::json ClusterRole(const std::string& name, nlohmann::json rules);
 nlohmann::json ClusterRoleBinding(const std::string& name, const std::string& cluster_role,
                                   nlohmann::json subjects);
 nlohmann::json ConfigMap(const std::string& ns, const std::string& name, nlohmann::json data);
-
-// Base64 (standard alphabet, padded), as Secret data is carried in JSON.
-std::string Base64Encode(std::string_view bytes);
-Result<std::string> Base64Decode(std::string_view text);
 
 }  // namespace kkadm::util

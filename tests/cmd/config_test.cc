@@ -148,7 +148,8 @@ TEST(ConfigCommandTest, ValidateReportsInvalidValues) {
   EXPECT_EQ(run.status.message(),
             path + ": ClusterConfiguration (document 1): networking.podSubnet: invalid value \"x\": must be a valid CIDR");
   CommandRun missing = RunConfig({"config", "validate", "--config", dir.path() + "/absent.yaml"});
-  EXPECT_EQ(missing.status.code(), StatusCode::kNotFound);
+  // An unreadable --config is bad input (exit code 3), like every other config problem.
+  EXPECT_EQ(missing.status.code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -54,7 +54,7 @@ TEST(ImagesCommandTest, JsonAndYamlUseKubeadmsImagesObject) {
   EXPECT_NE(yaml.find("\nkind: Images\n"), std::string::npos);
 }
 
-TEST(ImagesCommandTest, ConfigFileFieldsThenFlags) {
+TEST(ImagesCommandTest, ConfigFileFieldsAndNoMixingWithFlags) {
   kkadm::testing::TempDir dir;
   const std::string path = dir.path() + "/kkadm.yaml";
   std::ofstream(path) << "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n---\n"
@@ -62,12 +62,17 @@ TEST(ImagesCommandTest, ConfigFileFieldsThenFlags) {
                          "kubernetesVersion: v1.31.0\nimageRepository: file.example\n"
                          "etcd:\n  external:\n    endpoints: [https://10.0.0.1:2379]\n"
                          "dns:\n  imageTag: v1.12.0\nproxy:\n  disabled: true\n";
-  EXPECT_EQ(RunConfig({"images", "list", "--config", path, "--image-repository", "flag.example"}),
-            "flag.example/kube-apiserver:v1.31.0\n"
-            "flag.example/kube-controller-manager:v1.31.0\n"
-            "flag.example/kube-scheduler:v1.31.0\n"
-            "flag.example/coredns:v1.12.0\n"
-            "flag.example/pause:3.10\n");
+  EXPECT_EQ(RunConfig({"images", "list", "--config", path}),
+            "file.example/kube-apiserver:v1.31.0\n"
+            "file.example/kube-controller-manager:v1.31.0\n"
+            "file.example/kube-scheduler:v1.31.0\n"
+            "file.example/coredns:v1.12.0\n"
+            "file.example/pause:3.10\n");
+  // As in kubeadm, config-bound flags may not be mixed with --config.
+  Status status;
+  EXPECT_EQ(RunConfig({"images", "list", "--config", path, "--image-repository", "flag.example"}, &status), "");
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.message().find("can not mix '--config' with arguments"), std::string::npos);
 }
 
 TEST(ImagesCommandTest, UnreadableConfigIsAnError) {

@@ -163,7 +163,7 @@ Status ApplyAddonObjects(util::KubeClient& client, const std::vector<json>& obje
   for (const auto& object : objects) {
     const bool keep = object.value("kind", "") == "ConfigMap" &&
                       object.value("/metadata/name"_json_pointer, std::string()) == "coredns";
-    KKADM_RETURN_IF_ERROR(keep ? util::CreateIfAbsent(client, object)
+    KKADM_RETURN_IF_ERROR(keep ? util::CreateOrRetain(client, object)
                                : util::CreateOrUpdate(client, object));
   }
   return Status::Ok();

@@ -115,7 +115,7 @@ Status CreateClusterInfo(util::KubeClient& client, const util::FileSystem& fs,
   out.Line("bootstrap-token", "Creating the \"cluster-info\" ConfigMap in the \"kube-public\" namespace");
   auto cluster = CurrentCluster(fs, admin_kubeconfig_path);
   if (!cluster) return cluster.error();
-  KKADM_RETURN_IF_ERROR(util::CreateIfAbsent(
+  KKADM_RETURN_IF_ERROR(util::CreateOrRetain(
       client, util::ConfigMap(util::kKubePublic, "cluster-info",
                               {{"kubeconfig", ClusterInfoKubeconfig(*cluster)}})));
   const std::string name = "kubeadm:bootstrap-signer-clusterinfo";
@@ -129,7 +129,7 @@ Status CreateClusterInfo(util::KubeClient& client, const util::FileSystem& fs,
 }
 
 Status EnsureAdminClusterRoleBinding(util::KubeClient& client) {
-  return util::CreateIfAbsent(
+  return util::CreateOrRetain(
       client, util::ClusterRoleBinding("kubeadm:cluster-admins", "cluster-admin",
                                        Group("kubeadm:cluster-admins")));
 }

@@ -6,6 +6,10 @@
 #   BASE/console.log <- the instance's /dev/console
 # Inside, / is read-only; /tmp, /var/tmp and /dev are private; /proc/sys and /sys are read-only;
 # the instance boots only to TARGET (basic.target), so the host's enabled services never start.
+# Optional environment:
+#   SD_BOOT_UNITS=DIR     use DIR instead of BASE/units (e.g. a --rootfs's /etc/systemd/system)
+#   SD_BOOT_RW_DIRS="D…"  host directories (not under /tmp or /var/tmp) that stay writable inside,
+#                         at the same paths (e.g. a node's --rootfs the stand-in kubelet writes to)
 # The instance lives in its own cgroup kk-sd-<basename BASE>; after it exits, remove that with
 # sd_boot_cleanup_cgroups (source this file with SD_BOOT_LIB=1 to get the function).
 sd_boot_cgroup_name() { echo "kk-sd-$(basename "$1")"; }
@@ -24,12 +28,13 @@ sd_boot_cleanup_cgroups() {
 set -eu
 
 B=$(realpath "$1"); T=${2:-basic.target}
-mkdir -p "$B/run" "$B/units"; : > "$B/console.log"
+U=$(realpath -m "${SD_BOOT_UNITS:-$B/units}")
+mkdir -p "$B/run" "$U"; : > "$B/console.log"
 # Units that would touch kernel-global state or the host's files are masked.
 for u in systemd-sysctl.service systemd-modules-load.service systemd-binfmt.service \
          systemd-remount-fs.service proc-sys-fs-binfmt_misc.automount systemd-firstboot.service \
          systemd-sysusers.service systemd-random-seed.service; do
-  ln -sf /dev/null "$B/units/$u"; done
+  ln -sf /dev/null "$U/$u"; done
 # Own cgroup, so systemd builds init.scope/system.slice below it and not at the host's root.
 CG=$(sd_boot_cgroup_name "$B")
 for h in systemd unified; do
@@ -39,9 +44,10 @@ for h in systemd unified; do
 done
 exec unshare --pid --fork --mount --net --uts --ipc --propagation private --mount-proc -- /bin/bash -c '
   set -e
-  B=$0
+  B=$0 U=$2
   mount --bind "$B/run" /run
-  mount --bind "$B/units" /etc/systemd/system
+  mount --bind "$U" /etc/systemd/system
+  for d in $3; do mount --bind "$d" "$d"; done
   mkdir -p "$B/.olddev" && mount --rbind /dev "$B/.olddev"
   mount -t tmpfs -o mode=755,nosuid tmpfs /dev
   for n in null zero full random urandom tty; do touch /dev/$n; mount --bind "$B/.olddev/$n" /dev/$n; done
@@ -59,4 +65,4 @@ exec unshare --pid --fork --mount --net --uts --ipc --propagation private --moun
   mount -o remount,bind,ro /
   export container=kkadm-test
   exec /lib/systemd/systemd --system --unit="$1"
-' "$B" "$T"
+' "$B" "$T" "$U" "${SD_BOOT_RW_DIRS:-}"

@@ -52,7 +52,9 @@ def main():
                                           "body": body, "client_cn": cn}) + "\n")
             r = responses[min(n, len(responses) - 1)]
             time.sleep(r.get("delay", 0))
-            out = r.get("body", "").encode()
+            body_out = r.get("body", "")
+            # A body may be given as JSON (a Status object) or as text.
+            out = (body_out if isinstance(body_out, str) else json.dumps(body_out)).encode()
             self.send_response(r.get("status", 200))
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(out)))
