@@ -44,9 +44,11 @@ void RegisterInitFlags(workflow::FlagSet& flags, InitOptions& o) {
   StringFlag(flags, "apiserver-advertise-address", f.apiserver_advertise_address,
              "The IP address the API Server will advertise it's listening on. If not set the default network interface will be used.");
   flags.Register("apiserver-bind-port", [&f](CLI::App& app) {
-    return app.add_option_function<int>(
-        "--apiserver-bind-port", [&f](const int& port) { f.apiserver_bind_port = port; },
-        "Port for the API Server to bind to. (default 6443)");
+    return app
+        .add_option_function<int>(
+               "--apiserver-bind-port", [&f](const int& port) { f.apiserver_bind_port = port; },
+               "Port for the API Server to bind to. (default 6443)")
+        ->check(CLI::Range(1, 65535));
   });
   StringFlag(flags, "node-name", f.node_name, "Specify the node name.");
   StringFlag(flags, "certificate-key", f.certificate_key,

@@ -72,18 +72,25 @@ int Main(int argc, char** argv) {
   AddTokenCommand(app, context, TokenDeps(context));
   AddVersionCommand(app, context);
 
+  if (!context.status.ok()) {
+    // A command could not be set up: a bug in kkadm, not in the user's input.
+    context.err << "kkadm: internal error: " << context.status.message() << '\n';
+    return kExitInternal;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
       return app.exit(e, context.out, context.err);
     }
+    // One line, like every other bad input; `--help` is a flag away.
     context.err << "error: " << e.what() << '\n';
-    context.err << "Run '" << app.get_name() << " --help' for usage.\n";
     return kExitValidation;
   }
   if (!context.status.ok()) {
-    context.err << "error: " << context.status.message() << '\n';
+    const std::string& message = context.status.message();
+    // The engine already says "error execution phase ...".
+    context.err << (message.rfind("error", 0) == 0 ? "" : "error: ") << message << '\n';
     return context.exit_code != 0 ? context.exit_code : ExitCodeFor(context.status);
   }
   return kExitOk;

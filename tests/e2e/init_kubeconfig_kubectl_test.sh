@@ -5,8 +5,9 @@ source "$(dirname "$0")/lib/common.sh"
 source "$(dirname "$0")/lib/pki.sh"
 
 R=$WORK/root; mkdir -p "$R"
-FLAGS=(--rootfs "$R" --node-name node-1 --apiserver-advertise-address 192.0.2.10 --apiserver-bind-port 6443)
+FLAGS=(--rootfs "$R" --node-name node-1 --apiserver-advertise-address 192.0.2.10)
 out=$("$KKADM" init phase certs all "${FLAGS[@]}" 2>&1) || fail "certs failed: $out"
+FLAGS+=(--apiserver-bind-port 6443)
 out=$("$KKADM" init phase kubeconfig all "${FLAGS[@]}" --control-plane-endpoint cp.example.internal:7443 2>&1) ||
   fail "kubeconfig failed: $out"
 assert_contains "kubeconfig output" "$out" '[kubeconfig] Using kubeconfig folder "/etc/kubernetes"'
@@ -50,7 +51,7 @@ R2=$WORK/root2; mkdir -p "$R2"
 "$KKADM" init phase certs all --rootfs "$R2" --node-name node-1 --apiserver-advertise-address 192.0.2.10 >/dev/null 2>&1
 cp "$R/etc/kubernetes/admin.conf" "$WORK/foreign-admin.conf"
 mkdir -p "$R2/etc/kubernetes"; cp "$WORK/foreign-admin.conf" "$R2/etc/kubernetes/admin.conf"
-rc=0; out=$("$KKADM" init phase kubeconfig admin --rootfs "$R2" --node-name node-1 --apiserver-advertise-address 192.0.2.10 2>&1) || rc=$?
+rc=0; out=$("$KKADM" init phase kubeconfig admin --rootfs "$R2" --apiserver-advertise-address 192.0.2.10 2>&1) || rc=$?
 check "wrong CA: non-zero exit" [ "$rc" -ne 0 ]
 assert_contains "wrong CA error" "$out" "exists already but has got the wrong CA cert"
 check "wrong CA: file untouched" cmp -s "$WORK/foreign-admin.conf" "$R2/etc/kubernetes/admin.conf"

@@ -28,7 +28,9 @@ class HttpClientTest : public ::testing::Test {
     options.ca_pem = pki_.Pem("ca.crt");
     return options;
   }
-  nlohmann::json Ok(const std::string& body) const { return {{{"status", 200}, {"body", body}}}; }
+  std::vector<nlohmann::json> Ok(const std::string& body) const {
+    return {{{"status", 200}, {"body", body}}};
+  }
 
   static TempDir* dir_;
   static TestPki pki_;

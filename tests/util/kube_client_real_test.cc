@@ -31,7 +31,7 @@ class RealKubeClientTest : public ::testing::Test {
   }
   static void TearDownTestSuite() { delete dir_; }
 
-  std::unique_ptr<EchoServer> Serve(const nlohmann::json& answers) {
+  std::unique_ptr<EchoServer> Serve(const std::vector<nlohmann::json>& answers) {
     return std::make_unique<EchoServer>(work_.path(), answers, EchoServer::Mode::kMutualTls, &pki_);
   }
   RealKubeClient Client(const EchoServer& server) {

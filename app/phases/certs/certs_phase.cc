@@ -24,11 +24,15 @@ certs::CertsEnv Env(InitData& data, util::pki::KeyPool* keys) {
 }
 
 std::vector<std::string> SubPhaseFlags(const std::string& name) {
-  std::vector<std::string> flags = {"cert-dir", "config", "kubernetes-version", "dry-run",
-                                    "rootfs"};
+  std::vector<std::string> flags = {"cert-dir", "config", "kubernetes-version", "dry-run"};
   if (name == "apiserver") {
     flags.insert(flags.end(), {"apiserver-advertise-address", "control-plane-endpoint",
                                "apiserver-cert-extra-sans", "service-dns-domain", "service-cidr"});
+  }
+  // The node's name and address are in these certificates' names, so they can be set here too.
+  if (name == "apiserver" || name == "etcd-server" || name == "etcd-peer") {
+    flags.push_back("node-name");
+    if (name != "apiserver") flags.push_back("apiserver-advertise-address");
   }
   return flags;
 }
@@ -82,7 +86,7 @@ workflow::Phase ServiceAccountPhase(InitData& data, std::shared_ptr<util::pki::K
     keys->Clear();  // the last sub-phase: drop keys nobody took
     return s;
   };
-  phase.inherit_flags = {"cert-dir", "rootfs"};
+  phase.inherit_flags = {"cert-dir"};
   return phase;
 }
 
@@ -114,8 +118,7 @@ workflow::Phase NewCertsPhase(InitData& data) {
                          "node-name",
                          "service-cidr",
                          "service-dns-domain",
-                         "dry-run",
-                         "rootfs"};
+                         "dry-run"};
   return phase;
 }
 

@@ -53,8 +53,7 @@ std::vector<std::string> Flags(bool with_node_name) {
                                     "config",
                                     "kubeconfig-dir",
                                     "kubernetes-version",
-                                    "dry-run",
-                                    "rootfs"};
+                                    "dry-run"};
   if (with_node_name) flags.push_back("node-name");
   return flags;
 }

@@ -28,7 +28,7 @@ workflow::Phase NewKubeletStartPhase(InitData& data) {
                          .register_taints = false};
     return RunKubeletStart(*data.host, data.printer(), in);
   };
-  phase.inherit_flags = {"config", "cri-socket", "node-name", "patches", "dry-run", "rootfs"};
+  phase.inherit_flags = {"config", "cri-socket", "node-name", "patches", "dry-run"};
   return phase;
 }
 

@@ -19,7 +19,6 @@ workflow::Phase NewPreflightPhase(InitData& data) {
   phase.inherit_flags = {"config",
                          "ignore-preflight-errors",
                          "dry-run",
-                         "rootfs",
                          "node-name",
                          "cri-socket",
                          "kubernetes-version",

@@ -27,11 +27,14 @@ class EchoServer {
  public:
   enum class Mode { kPlain, kTls, kMutualTls };
 
-  // `responses`: the JSON list tls_echo.py answers with. `work_dir` holds its files.
-  EchoServer(const std::string& work_dir, const nlohmann::json& responses, Mode mode,
+  // `responses`: the list tls_echo.py answers with, one {"status", "body", "delay"} object per
+  // request (the last repeats). `work_dir` holds its files. This is a std::vector, not a
+  // nlohmann::json: `{Answer(...)}` with a single json element would copy that element rather
+  // than make a one-element array, and the server would get an object instead of a list.
+  EchoServer(const std::string& work_dir, const std::vector<nlohmann::json>& responses, Mode mode,
              const TestPki* pki = nullptr)
       : dir_(work_dir) {
-    WriteFile(dir_ + "/responses.json", responses.dump());
+    WriteFile(dir_ + "/responses.json", nlohmann::json(responses).dump());
     std::vector<std::string> argv = {"python3", ServersDir() + "/tls_echo.py",
                                      "--port-file", dir_ + "/port", "--log", dir_ + "/requests.log",
                                      "--responses", dir_ + "/responses.json"};

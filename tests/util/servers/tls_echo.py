@@ -12,6 +12,7 @@ import http.server
 import json
 import ssl
 import os
+import sys
 import threading
 import time
 
@@ -27,6 +28,12 @@ def main():
     args = p.parse_args()
     with open(args.responses) as f:
         responses = json.load(f)
+    # Refuse a malformed script up front: otherwise every request dies with an exception in the
+    # handler and the client only sees the connection closed ("Empty reply from server").
+    if (not isinstance(responses, list) or not responses
+            or not all(isinstance(r, dict) for r in responses)):
+        sys.exit("tls_echo.py: --responses must hold a non-empty JSON list of objects, got: "
+                 + json.dumps(responses)[:200])
     lock = threading.Lock()
     counter = [0]
 
