@@ -11,9 +11,10 @@ class Printer {
  public:
   explicit Printer(std::ostream& out) : out_(out) {}
 
-  // Prints "[<prefix>] <message>\n".
+  // Prints "[<prefix>] <message>\n" and flushes: progress must show as it happens, also when
+  // stdout is a pipe (cloud-init logs, `| tee`).
   void Line(std::string_view prefix, std::string_view message) {
-    out_ << '[' << prefix << "] " << message << '\n';
+    out_ << '[' << prefix << "] " << message << '\n' << std::flush;
   }
   // Prints the text as it is (banners, manifests in dry-run, tables).
   void Raw(std::string_view text) { out_ << text; }

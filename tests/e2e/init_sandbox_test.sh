@@ -57,7 +57,8 @@ assert_eq "node CRI socket annotation" "unix:///var/run/containerd/containerd.so
 # mark-control-plane
 assert_eq "control-plane labels" "|" \
   "$(jp node node-1 -o jsonpath='{.metadata.labels.node-role\.kubernetes\.io/control-plane}|{.metadata.labels.node\.kubernetes\.io/exclude-from-external-load-balancers}')"
-check "control-plane label present" node_exec kubectl --kubeconfig "$ADMIN" get node node-1 -l node-role.kubernetes.io/control-plane -o name
+assert_eq "control-plane label selects the node" "node/node-1" \
+  "$(jp nodes -l node-role.kubernetes.io/control-plane,node.kubernetes.io/exclude-from-external-load-balancers -o name)"
 assert_eq "control-plane taint" "node-role.kubernetes.io/control-plane:NoSchedule" \
   "$(jp node node-1 -o jsonpath='{range .spec.taints[*]}{.key}:{.effect}{end}')"
 # bootstrap-token
