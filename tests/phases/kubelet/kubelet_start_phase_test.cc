@@ -42,7 +42,7 @@ TEST_F(KubeletStartPhaseTest, Describes) {
   EXPECT_EQ(p.name, "kubelet-start");
   EXPECT_EQ(p.description, "Write kubelet settings and (re)start the kubelet");
   EXPECT_EQ(p.inherit_flags, (std::vector<std::string>{"config", "cri-socket", "node-name",
-                                                       "patches", "dry-run", "rootfs"}));
+                                                       "patches", "dry-run"}));
 }
 
 TEST_F(KubeletStartPhaseTest, StopsWritesThenReloadsEnablesStarts) {

@@ -205,7 +205,7 @@ TEST(PreflightPhaseTest, AdapterShapeAndRun) {
   EXPECT_EQ(phase.name, "preflight");
   EXPECT_EQ(phase.description, "Run pre-flight checks");
   EXPECT_THAT(phase.inherit_flags,
-              ElementsAre("config", "ignore-preflight-errors", "dry-run", "rootfs", "node-name",
+              ElementsAre("config", "ignore-preflight-errors", "dry-run", "node-name",
                           "cri-socket", "kubernetes-version", "apiserver-advertise-address",
                           "apiserver-bind-port"));
   ASSERT_TRUE(phase.run);
