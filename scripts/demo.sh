@@ -5,7 +5,7 @@
 # Ends with the join command and a timing table, and removes everything it made.
 # Needs root (systemd as PID 1 in a namespace, network namespaces).
 source "$(dirname "$0")/lib.sh"
-ensure_packages "${KKADM_BUILD_PACKAGES[@]}" "${KKADM_TEST_PACKAGES[@]}" python3
+ensure_packages "${KKADM_BUILD_PACKAGES[@]}" "${KKADM_TEST_PACKAGES[@]}"
 ensure_validator
 build_kkadm >/dev/null
 

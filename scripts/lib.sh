@@ -8,7 +8,7 @@ KKADM_BUILD=${KKADM_BUILD:-$KKADM_ROOT/build}
 # kubectl is on the machine; node/npm from Debian when none is installed.
 KKADM_BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libspdlog-dev libfmt-dev libsystemd-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev)
-KKADM_TEST_PACKAGES=(openssl etcd-server etcd-client iproute2 curl util-linux procps)
+KKADM_TEST_PACKAGES=(openssl etcd-server etcd-client iproute2 curl util-linux procps python3)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

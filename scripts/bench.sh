@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Benchmarks (not tests): the PKI against sequential OpenSSL key generation, and whole commands'
+# wall time and peak RSS. Figures go into the closing notes of the issues that set targets.
+source "$(dirname "$0")/lib.sh"
+ensure_packages "${KKADM_BUILD_PACKAGES[@]}"
+KKADM_BUILD_TYPE=Release build_kkadm >/dev/null
+B=$KKADM_BUILD/bench K=$KKADM_BUILD/kkadm
+DIR=$(mktemp -d); trap 'rm -rf "$DIR"' EXIT
+cat > "$DIR/ecdsa.yaml" <<CFG
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: InitConfiguration
+nodeRegistration: {name: bench-node}
+localAPIEndpoint: {advertiseAddress: 192.0.2.10}
+---
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: ClusterConfiguration
+encryptionAlgorithm: ECDSA-P256
+CFG
+echo "== certs_bench (PKI vs 11 sequential RSA-2048 keygens; ECDSA-P256 whole PKI)"
+"$B/certs_bench" 5 "$DIR"
+echo "== kkadm init phase certs all, RSA-2048"
+"$B/command_bench" 5 "$DIR/r" -- "$K" init phase certs all --rootfs "$DIR/r" --node-name bench-node --apiserver-advertise-address 192.0.2.10
+echo "== kkadm init phase certs all, ECDSA-P256"
+"$B/command_bench" 20 "$DIR/r" -- "$K" init phase certs all --rootfs "$DIR/r" --config "$DIR/ecdsa.yaml"
+echo "== kkadm init, preflight to control-plane, ECDSA-P256 (kubelet-start needs systemd: see demo.sh)"
+"$B/command_bench" 20 "$DIR/r" -- "$K" init --rootfs "$DIR/r" --config "$DIR/ecdsa.yaml" \
+  --skip-phases=preflight,kubelet-start,wait-control-plane,upload-config,upload-certs,mark-control-plane,bootstrap-token,kubelet-finalize,addon,show-join-command
+echo "== stripped binary size"
+strip -o "$DIR/kkadm" "$K" && stat -c '%s bytes' "$DIR/kkadm"
