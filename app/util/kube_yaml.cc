@@ -70,37 +70,6 @@ bool PlainAllowed(const std::string& s) {
   return !HasControlChars(s);
 }
 
-std::string DoubleQuoted(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\x%02X", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string SingleQuoted(const std::string& s) {
   std::string out = "'";
@@ -111,7 +80,7 @@ std::string SingleQuoted(const std::string& s) {
 std::string ScalarText(const json& value) {
   if (value.is_string()) {
     const std::string& s = value.get_ref<const std::string&>();
-    if (HasControlChars(s) || ResolvesToNonString(s)) return DoubleQuoted(s);
+    if (HasControlChars(s) || ResolvesToNonString(s)) return YamlDoubleQuoted(s);
     return PlainAllowed(s) ? s : SingleQuoted(s);
   }
   if (value.is_null()) return "null";
@@ -211,6 +180,38 @@ json NodeToJson(const YAML::Node& node) {
 }
 
 }  // namespace
+
+std::string YamlDoubleQuoted(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\x%02X", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
 
 std::string ToKubernetesYaml(const json& document) {
   std::string out;

@@ -19,4 +19,7 @@ std::string ToKubernetesYaml(const nlohmann::json& document);
 // integers, floats, booleans or null where YAML says so. InvalidArgument on a syntax error.
 Result<nlohmann::json> YamlToJson(std::string_view text);
 
+// `s` as a YAML double-quoted scalar, with escapes for quotes, backslashes and control characters.
+std::string YamlDoubleQuoted(const std::string& s);
+
 }  // namespace kkadm::util

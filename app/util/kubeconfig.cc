@@ -1,6 +1,8 @@
 // Kubeconfig encoding (client-go's layout), decoding (yaml-cpp) and API server URL helpers.
 #include "app/util/kubeconfig.h"
 
+#include "app/util/kube_yaml.h"
+
 #include <fmt/format.h>
 #include <openssl/evp.h>
 #include <yaml-cpp/yaml.h>
@@ -47,31 +49,7 @@ bool NeedsQuotes(const std::string& s) {
 }
 
 std::string Scalar(const std::string& s) {
-  if (!NeedsQuotes(s)) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += fmt::format("\\x{:02X}", static_cast<unsigned char>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
+  return NeedsQuotes(s) ? YamlDoubleQuoted(s) : s;
 }
 
 // Appends "<indent><key>: <value>\n" when value is not empty (client-go's omitempty).
