@@ -109,16 +109,26 @@ std::vector<std::string> APIServerCommand(const StaticPodInput& in) {
   return WithCommand(kKubeAPIServer, base, extra);
 }
 
+namespace {
+
+// The flags the controller-manager and the scheduler share: they serve on loopback, elect a
+// leader, and use one kubeconfig for the API and for delegated authentication/authorization.
+std::vector<Arg> LocalComponentArgs(const std::string& kubeconfig) {
+  return {{"bind-address", "127.0.0.1"},
+          {"leader-elect", "true"},
+          {"kubeconfig", kubeconfig},
+          {"authentication-kubeconfig", kubeconfig},
+          {"authorization-kubeconfig", kubeconfig}};
+}
+
+}  // namespace
+
 std::vector<std::string> ControllerManagerCommand(const StaticPodInput& in) {
   const config::ClusterConfiguration& c = *in.cluster;
   const std::string& pki = c.certificates_dir;
   const std::string kubeconfig = JoinPath(kKubernetesDir, "controller-manager.conf");
-  std::vector<Arg> base = {
-      {"bind-address", "127.0.0.1"},
-      {"leader-elect", "true"},
-      {"kubeconfig", kubeconfig},
-      {"authentication-kubeconfig", kubeconfig},
-      {"authorization-kubeconfig", kubeconfig},
+  std::vector<Arg> base = LocalComponentArgs(kubeconfig);
+  base.insert(base.end(), {
       {"client-ca-file", JoinPath(pki, "ca.crt")},
       {"requestheader-client-ca-file", JoinPath(pki, "front-proxy-ca.crt")},
       {"root-ca-file", JoinPath(pki, "ca.crt")},
@@ -127,7 +137,7 @@ std::vector<std::string> ControllerManagerCommand(const StaticPodInput& in) {
       {"cluster-signing-key-file", JoinPath(pki, "ca.key")},
       {"use-service-account-credentials", "true"},
       {"controllers", "*,bootstrapsigner,tokencleaner"},
-  };
+  });
   // With an external CA there is no ca.key: empty values keep the csrsigning controller off.
   if (in.external_ca) {
     util::SetArgValue(base, "cluster-signing-cert-file", "");
@@ -147,14 +157,7 @@ std::vector<std::string> ControllerManagerCommand(const StaticPodInput& in) {
 
 std::vector<std::string> SchedulerCommand(const StaticPodInput& in) {
   const std::string kubeconfig = JoinPath(kKubernetesDir, "scheduler.conf");
-  std::vector<Arg> base = {
-      {"bind-address", "127.0.0.1"},
-      {"leader-elect", "true"},
-      {"kubeconfig", kubeconfig},
-      {"authentication-kubeconfig", kubeconfig},
-      {"authorization-kubeconfig", kubeconfig},
-  };
-  return WithCommand(kKubeScheduler, base, in.cluster->scheduler.extra_args);
+  return WithCommand(kKubeScheduler, LocalComponentArgs(kubeconfig), in.cluster->scheduler.extra_args);
 }
 
 }  // namespace kkadm::phases
