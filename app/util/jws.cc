@@ -5,6 +5,8 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "app/util/kubeconfig.h"
+
 namespace kkadm::util {
 
 std::string Base64UrlEncode(std::string_view bytes) {
@@ -19,6 +21,19 @@ std::string Base64UrlEncode(std::string_view bytes) {
     if (c == '/') c = '_';
   }
   return out;
+}
+
+Result<std::string> Base64UrlDecode(std::string_view text) {
+  if (text.size() % 4 == 1) return InvalidArgument("illegal base64url data: bad length");
+  std::string standard(text);
+  for (char& c : standard) {
+    const bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (c == '-') c = '+';
+    else if (c == '_') c = '/';
+    else if (!plain) return InvalidArgument("illegal base64url data: unexpected character");
+  }
+  standard.append((4 - standard.size() % 4) % 4, '=');
+  return Base64Decode(standard);
 }
 
 Result<std::string> ComputeDetachedSignature(std::string_view content, const std::string& token_id,

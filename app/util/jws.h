@@ -12,6 +12,9 @@ namespace kkadm::util {
 // base64url without padding (RFC 7515).
 std::string Base64UrlEncode(std::string_view bytes);
 
+// The inverse; InvalidArgument for any character outside [A-Za-z0-9_-], padding, or a bad length.
+Result<std::string> Base64UrlDecode(std::string_view text);
+
 // "<b64url(header)>..<b64url(HMAC-SHA256)>": the compact JWS of `content` with the payload dropped.
 Result<std::string> ComputeDetachedSignature(std::string_view content, const std::string& token_id,
                                              std::string_view token_secret);
