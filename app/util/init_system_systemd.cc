@@ -11,6 +11,8 @@
 #include <set>
 #include <utility>
 
+#include "app/util/shared_library.h"
+
 namespace kkadm::util {
 namespace {
 
@@ -19,19 +21,74 @@ constexpr const char* kManagerPath = "/org/freedesktop/systemd1";
 constexpr const char* kManager = "org.freedesktop.systemd1.Manager";
 constexpr const char* kUnit = "org.freedesktop.systemd1.Unit";
 
+// The sd-bus functions kkadm calls, typed by <systemd/sd-bus.h>; libsystemd is loaded on first
+// use (shared_library.h says why).
+struct SdBusApi {
+  decltype(&::sd_bus_call_method) call_method = nullptr;
+  decltype(&::sd_bus_error_free) error_free = nullptr;
+  decltype(&::sd_bus_flush_close_unref) flush_close_unref = nullptr;
+  decltype(&::sd_bus_get_property_string) get_property_string = nullptr;
+  decltype(&::sd_bus_match_signal) match_signal = nullptr;
+  decltype(&::sd_bus_message_read) message_read = nullptr;
+  decltype(&::sd_bus_message_unref) message_unref = nullptr;
+  decltype(&::sd_bus_new) new_bus = nullptr;
+  decltype(&::sd_bus_open_system) open_system = nullptr;
+  decltype(&::sd_bus_process) process = nullptr;
+  decltype(&::sd_bus_set_address) set_address = nullptr;
+  decltype(&::sd_bus_set_bus_client) set_bus_client = nullptr;
+  decltype(&::sd_bus_slot_unref) slot_unref = nullptr;
+  decltype(&::sd_bus_start) start = nullptr;
+  decltype(&::sd_bus_unref) unref = nullptr;
+  decltype(&::sd_bus_wait) wait = nullptr;
+};
+
+Result<SdBusApi> LoadSdBusApi() {
+  auto library = OpenSharedLibrary("libsystemd.so.0");
+  if (!library) return library.error();
+  SdBusApi api;
+  for (const Status& loaded :
+       {LoadSymbol(*library, "sd_bus_call_method", api.call_method),
+        LoadSymbol(*library, "sd_bus_error_free", api.error_free),
+        LoadSymbol(*library, "sd_bus_flush_close_unref", api.flush_close_unref),
+        LoadSymbol(*library, "sd_bus_get_property_string", api.get_property_string),
+        LoadSymbol(*library, "sd_bus_match_signal", api.match_signal),
+        LoadSymbol(*library, "sd_bus_message_read", api.message_read),
+        LoadSymbol(*library, "sd_bus_message_unref", api.message_unref),
+        LoadSymbol(*library, "sd_bus_new", api.new_bus),
+        LoadSymbol(*library, "sd_bus_open_system", api.open_system),
+        LoadSymbol(*library, "sd_bus_process", api.process),
+        LoadSymbol(*library, "sd_bus_set_address", api.set_address),
+        LoadSymbol(*library, "sd_bus_set_bus_client", api.set_bus_client),
+        LoadSymbol(*library, "sd_bus_slot_unref", api.slot_unref),
+        LoadSymbol(*library, "sd_bus_start", api.start),
+        LoadSymbol(*library, "sd_bus_unref", api.unref),
+        LoadSymbol(*library, "sd_bus_wait", api.wait)}) {
+    KKADM_RETURN_IF_ERROR(loaded);
+  }
+  return api;
+}
+
+const Result<SdBusApi>& SdBusLibrary() {
+  static const Result<SdBusApi> api = LoadSdBusApi();
+  return api;
+}
+
+// sd-bus, for code that runs only once Connect() has loaded it.
+const SdBusApi& Sd() { return *SdBusLibrary(); }
+
 // Owns an sd_bus_error and frees it when done.
 struct BusError {
   sd_bus_error e{};
-  ~BusError() { sd_bus_error_free(&e); }
+  ~BusError() { Sd().error_free(&e); }
 };
 
 struct MessageUnref {
-  void operator()(sd_bus_message* m) const { sd_bus_message_unref(m); }
+  void operator()(sd_bus_message* m) const { Sd().message_unref(m); }
 };
 using MessagePtr = std::unique_ptr<sd_bus_message, MessageUnref>;
 
 struct SlotUnref {
-  void operator()(sd_bus_slot* s) const { sd_bus_slot_unref(s); }
+  void operator()(sd_bus_slot* s) const { Sd().slot_unref(s); }
 };
 using SlotPtr = std::unique_ptr<sd_bus_slot, SlotUnref>;
 
@@ -71,7 +128,7 @@ int OnJobRemoved(sd_bus_message* m, void* userdata, sd_bus_error* /*ret_error*/)
   const char* path = nullptr;
   const char* unit = nullptr;
   const char* result = nullptr;
-  if (sd_bus_message_read(m, "uoss", &id, &path, &unit, &result) < 0) return 0;
+  if (Sd().message_read(m, "uoss", &id, &path, &unit, &result) < 0) return 0;
   if (!wait->path.empty() && wait->path == path) {
     wait->result = result;
     wait->done = true;
@@ -91,7 +148,7 @@ Status WaitForJob(sd_bus* bus, const JobWait& wait, std::chrono::milliseconds ti
                   const std::string& what, const std::string& unit) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!wait.done) {
-    int r = sd_bus_process(bus, nullptr);
+    int r = Sd().process(bus, nullptr);
     if (r < 0) return Unavailable(fmt::format("{}: {}", what, std::strerror(-r)));
     if (r > 0) continue;
     auto left = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -100,7 +157,7 @@ Status WaitForJob(sd_bus* bus, const JobWait& wait, std::chrono::milliseconds ti
       return Unavailable(fmt::format("{}: systemd did not finish job {} within {}s", what,
                                      wait.path, timeout.count() / 1000));
     }
-    r = sd_bus_wait(bus, static_cast<std::uint64_t>(left.count()));
+    r = Sd().wait(bus, static_cast<std::uint64_t>(left.count()));
     if (r < 0) return Unavailable(fmt::format("{}: {}", what, std::strerror(-r)));
   }
   if (wait.result != "done") {
@@ -118,24 +175,25 @@ SystemdInitSystem::SystemdInitSystem(std::string bus_address, std::chrono::milli
     : address_(std::move(bus_address)), job_timeout_(job_timeout) {}
 
 SystemdInitSystem::~SystemdInitSystem() {
-  if (bus_ != nullptr) sd_bus_flush_close_unref(bus_);
+  if (bus_ != nullptr) Sd().flush_close_unref(bus_);
 }
 
 Status SystemdInitSystem::Connect() {
   if (bus_ != nullptr) return Status();
+  if (!SdBusLibrary()) return Unavailable(SdBusLibrary().error().message());
   sd_bus* bus = nullptr;
   int r = 0;
   std::string where = address_.empty() ? "the system bus" : address_;
   if (address_.empty()) {
-    r = sd_bus_open_system(&bus);
+    r = Sd().open_system(&bus);
   } else {
-    r = sd_bus_new(&bus);
-    if (r >= 0) r = sd_bus_set_address(bus, address_.c_str());
-    if (r >= 0) r = sd_bus_set_bus_client(bus, 1);
-    if (r >= 0) r = sd_bus_start(bus);
+    r = Sd().new_bus(&bus);
+    if (r >= 0) r = Sd().set_address(bus, address_.c_str());
+    if (r >= 0) r = Sd().set_bus_client(bus, 1);
+    if (r >= 0) r = Sd().start(bus);
   }
   if (r < 0) {
-    if (bus != nullptr) sd_bus_unref(bus);
+    if (bus != nullptr) Sd().unref(bus);
     return Unavailable(fmt::format("connecting to {}: {}", where, std::strerror(-r)));
   }
   spdlog::debug("connected to systemd over {}", where);
@@ -147,8 +205,8 @@ Status SystemdInitSystem::Connect() {
 Status SystemdInitSystem::Subscribe() {
   if (subscribed_) return Status();
   BusError err;
-  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "Subscribe", &err.e,
-                             nullptr, "");
+  int r = Sd().call_method(bus_, kDestination, kManagerPath, kManager, "Subscribe", &err.e, nullptr,
+                           "");
   if (r < 0) return FromBus("Subscribe", err.e, r);
   subscribed_ = true;
   return Status();
@@ -160,18 +218,18 @@ Status SystemdInitSystem::RunJob(const char* method, const std::string& unit) {
   JobWait wait;
   sd_bus_slot* raw_slot = nullptr;
   // The match is installed before the call so a job that finishes at once is not missed.
-  int r = sd_bus_match_signal(bus_, &raw_slot, kDestination, kManagerPath, kManager, "JobRemoved",
-                              OnJobRemoved, &wait);
+  int r = Sd().match_signal(bus_, &raw_slot, kDestination, kManagerPath, kManager, "JobRemoved",
+                            OnJobRemoved, &wait);
   if (r < 0) return Unavailable(fmt::format("watching systemd jobs: {}", std::strerror(-r)));
   SlotPtr slot(raw_slot);
   BusError err;
   sd_bus_message* raw_reply = nullptr;
-  r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, method, &err.e, &raw_reply,
-                         "ss", unit.c_str(), "replace");
+  r = Sd().call_method(bus_, kDestination, kManagerPath, kManager, method, &err.e, &raw_reply, "ss",
+                       unit.c_str(), "replace");
   MessagePtr reply(raw_reply);
   if (r < 0) return FromBus(fmt::format("{} {}", method, unit), err.e, r);
   const char* job = nullptr;
-  r = sd_bus_message_read(reply.get(), "o", &job);
+  r = Sd().message_read(reply.get(), "o", &job);
   if (r < 0) return Internal(fmt::format("{} {}: bad reply: {}", method, unit, std::strerror(-r)));
   wait.path = job;
   return WaitForJob(bus_, wait, job_timeout_, fmt::format("{} {}", method, unit), unit);
@@ -185,7 +243,7 @@ Status SystemdInitSystem::DaemonReload() {
   KKADM_RETURN_IF_ERROR(Connect());
   BusError err;
   int r =
-      sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "Reload", &err.e, nullptr, "");
+      Sd().call_method(bus_, kDestination, kManagerPath, kManager, "Reload", &err.e, nullptr, "");
   if (r < 0) return FromBus("Reload", err.e, r);
   return Status();
 }
@@ -194,12 +252,12 @@ Status SystemdInitSystem::Enable(const std::string& unit) {
   KKADM_RETURN_IF_ERROR(Connect());
   BusError err;
   sd_bus_message* raw_reply = nullptr;
-  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "EnableUnitFiles", &err.e,
-                             &raw_reply, "asbb", 1, unit.c_str(), 0, 1);
+  int r = Sd().call_method(bus_, kDestination, kManagerPath, kManager, "EnableUnitFiles", &err.e,
+                           &raw_reply, "asbb", 1, unit.c_str(), 0, 1);
   MessagePtr reply(raw_reply);
   if (r < 0) return FromBus("EnableUnitFiles " + unit, err.e, r);
   int carries_install_info = 0;
-  if (sd_bus_message_read(reply.get(), "b", &carries_install_info) >= 0 && !carries_install_info) {
+  if (Sd().message_read(reply.get(), "b", &carries_install_info) >= 0 && !carries_install_info) {
     // Like systemctl, this is not an error: the unit is static or only pulled in by others.
     spdlog::debug("{} has no [Install] section; enabling it changed nothing", unit);
   }
@@ -209,8 +267,8 @@ Status SystemdInitSystem::Enable(const std::string& unit) {
 Status SystemdInitSystem::Disable(const std::string& unit) {
   KKADM_RETURN_IF_ERROR(Connect());
   BusError err;
-  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "DisableUnitFiles", &err.e,
-                             nullptr, "asb", 1, unit.c_str(), 0);
+  int r = Sd().call_method(bus_, kDestination, kManagerPath, kManager, "DisableUnitFiles", &err.e,
+                           nullptr, "asb", 1, unit.c_str(), 0);
   if (r < 0) return FromBus("DisableUnitFiles " + unit, err.e, r);
   return DaemonReload();
 }
@@ -219,12 +277,12 @@ Result<std::string> SystemdInitSystem::UnitPath(const char* method, const std::s
   KKADM_RETURN_IF_ERROR(Connect());
   BusError err;
   sd_bus_message* raw_reply = nullptr;
-  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, method, &err.e, &raw_reply,
-                             "s", unit.c_str());
+  int r = Sd().call_method(bus_, kDestination, kManagerPath, kManager, method, &err.e, &raw_reply,
+                           "s", unit.c_str());
   MessagePtr reply(raw_reply);
   if (r < 0) return FromBus(fmt::format("{} {}", method, unit), err.e, r);
   const char* path = nullptr;
-  r = sd_bus_message_read(reply.get(), "o", &path);
+  r = Sd().message_read(reply.get(), "o", &path);
   if (r < 0) return Internal(fmt::format("{} {}: bad reply: {}", method, unit, std::strerror(-r)));
   return std::string(path);
 }
@@ -233,8 +291,8 @@ Result<std::string> SystemdInitSystem::StringProperty(const std::string& path,
                                                       const char* interface, const char* property) {
   BusError err;
   char* value = nullptr;
-  int r = sd_bus_get_property_string(bus_, kDestination, path.c_str(), interface, property, &err.e,
-                                     &value);
+  int r = Sd().get_property_string(bus_, kDestination, path.c_str(), interface, property, &err.e,
+                                   &value);
   if (r < 0) return FromBus(fmt::format("reading {} of {}", property, path), err.e, r);
   std::string out = value;
   std::free(value);
@@ -253,8 +311,8 @@ Result<bool> SystemdInitSystem::IsEnabled(const std::string& unit) {
   KKADM_RETURN_IF_ERROR(Connect());
   BusError err;
   sd_bus_message* raw_reply = nullptr;
-  int r = sd_bus_call_method(bus_, kDestination, kManagerPath, kManager, "GetUnitFileState", &err.e,
-                             &raw_reply, "s", unit.c_str());
+  int r = Sd().call_method(bus_, kDestination, kManagerPath, kManager, "GetUnitFileState", &err.e,
+                           &raw_reply, "s", unit.c_str());
   MessagePtr reply(raw_reply);
   if (r < 0) {
     Status s = FromBus("GetUnitFileState " + unit, err.e, r);
@@ -262,7 +320,7 @@ Result<bool> SystemdInitSystem::IsEnabled(const std::string& unit) {
     return s;
   }
   const char* state = nullptr;
-  r = sd_bus_message_read(reply.get(), "s", &state);
+  r = Sd().message_read(reply.get(), "s", &state);
   if (r < 0) return Internal("GetUnitFileState " + unit + ": bad reply: " + std::strerror(-r));
   return IsEnabledState(state);
 }
