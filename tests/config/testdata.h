@@ -7,11 +7,12 @@
 #include <string>
 
 #include "app/config/load.h"
+#include "tests/fakes/source_dir.h"
 
 namespace kkadm::testing {
 
 inline config::ConfigSource Testdata(const std::string& name) {
-  std::filesystem::path path = std::filesystem::path(__FILE__).parent_path() / "testdata" / name;
+  std::filesystem::path path = SourceDir() / "tests" / "config" / "testdata" / name;
   std::ifstream in(path);
   std::ostringstream text;
   text << in.rdbuf();

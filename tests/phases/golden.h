@@ -9,11 +9,12 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "tests/fakes/source_dir.h"
 
 namespace kkadm::testing {
 
 inline std::string GoldenPath(const std::string& name) {
-  return (std::filesystem::path(__FILE__).parent_path() / "testdata" / "golden" / name).string();
+  return (SourceDir() / "tests" / "phases" / "testdata" / "golden" / name).string();
 }
 
 inline void ExpectGolden(const std::string& name, const std::string& actual) {

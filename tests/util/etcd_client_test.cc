@@ -22,24 +22,59 @@ std::string Loopback(const std::string& scheme, int port) {
 class EtcdClientTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    if (!testing::RunShell("command -v etcd >/dev/null")) GTEST_SKIP() << "etcd is not installed";
+    suite_set_up_ = false;  // stays false if an ASSERT below returns early
+    if (!testing::RunShell("command -v etcd >/dev/null")) {
+      suite_set_up_ = true;  // skipped, not failed
+      GTEST_SKIP() << "etcd is not installed";
+    }
     dir_ = new TempDir();
     ASSERT_TRUE(pki_.Create(dir_->path() + "/pki"));
     client_url_ = Loopback("https", FreePort());
     std::string peer = Loopback("https", FreePort());
-    etcd_ = new BackgroundProcess(
-        {"etcd", "--name", "m0", "--data-dir", dir_->path() + "/data",
-         "--listen-client-urls", client_url_, "--advertise-client-urls", client_url_,
-         "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
-         "--initial-cluster", "m0=" + peer, "--initial-cluster-state", "new",
-         "--initial-cluster-token", "kkadm-test", "--cert-file", pki_.File("server.crt"),
-         "--key-file", pki_.File("server.key"), "--trusted-ca-file", pki_.File("ca.crt"),
-         "--client-cert-auth", "--peer-cert-file", pki_.File("peer.crt"), "--peer-key-file",
-         pki_.File("peer.key"), "--peer-trusted-ca-file", pki_.File("ca.crt"),
-         "--peer-client-cert-auth", "--listen-metrics-urls", Loopback("http", FreePort()),
-         "--heartbeat-interval", "10", "--election-timeout", "100", "--logger", "zap",
-         "--log-outputs", "stderr"},
-        dir_->path() + "/etcd.log");
+    etcd_ = new BackgroundProcess({"etcd",
+                                   "--name",
+                                   "m0",
+                                   "--data-dir",
+                                   dir_->path() + "/data",
+                                   "--listen-client-urls",
+                                   client_url_,
+                                   "--advertise-client-urls",
+                                   client_url_,
+                                   "--listen-peer-urls",
+                                   peer,
+                                   "--initial-advertise-peer-urls",
+                                   peer,
+                                   "--initial-cluster",
+                                   "m0=" + peer,
+                                   "--initial-cluster-state",
+                                   "new",
+                                   "--initial-cluster-token",
+                                   "kkadm-test",
+                                   "--cert-file",
+                                   pki_.File("server.crt"),
+                                   "--key-file",
+                                   pki_.File("server.key"),
+                                   "--trusted-ca-file",
+                                   pki_.File("ca.crt"),
+                                   "--client-cert-auth",
+                                   "--peer-cert-file",
+                                   pki_.File("peer.crt"),
+                                   "--peer-key-file",
+                                   pki_.File("peer.key"),
+                                   "--peer-trusted-ca-file",
+                                   pki_.File("ca.crt"),
+                                   "--peer-client-cert-auth",
+                                   "--listen-metrics-urls",
+                                   Loopback("http", FreePort()),
+                                   "--heartbeat-interval",
+                                   "10",
+                                   "--election-timeout",
+                                   "100",
+                                   "--logger",
+                                   "zap",
+                                   "--log-outputs",
+                                   "stderr"},
+                                  dir_->path() + "/etcd.log");
     ASSERT_TRUE(etcd_->started());
     EtcdClient client(Config());
     Status health = Unavailable("not polled");
@@ -49,6 +84,11 @@ class EtcdClientTest : public ::testing::Test {
     }
     ASSERT_TRUE(health.ok()) << health.message() << "\n"
                              << testing::ReadFileOrEmpty(dir_->path() + "/etcd.log");
+    suite_set_up_ = true;
+  }
+  // A failed ASSERT in SetUpTestSuite only skips the tests, which ctest counts as passed.
+  void SetUp() override {
+    ASSERT_TRUE(suite_set_up_) << "the test suite's set-up failed (see above)";
   }
   static void TearDownTestSuite() {
     delete etcd_;  // SIGTERM, reaped
@@ -71,11 +111,13 @@ class EtcdClientTest : public ::testing::Test {
 
   static TempDir* dir_;
   static TestPki pki_;
+  static bool suite_set_up_;
   static BackgroundProcess* etcd_;
   static std::string client_url_;
 };
 TempDir* EtcdClientTest::dir_ = nullptr;
 TestPki EtcdClientTest::pki_;
+bool EtcdClientTest::suite_set_up_ = false;
 BackgroundProcess* EtcdClientTest::etcd_ = nullptr;
 std::string EtcdClientTest::client_url_;
 
@@ -188,9 +230,14 @@ class StepClock final : public Clock {
 TEST(EtcdClientRetryTest, RetriesUnhealthyClusterThenSucceeds) {
   auto http = std::make_unique<ScriptedHttp>();
   ScriptedHttp* script = http.get();
-  const std::string unhealthy = R"({"error":"etcdserver: unhealthy cluster","code":14,"message":"etcdserver: unhealthy cluster"})";
-  script->answers = {{503, unhealthy, {}}, {503, unhealthy, {}},
-                     {200, R"({"member":{"ID":"42","peerURLs":["https://b:2380"]},"members":[{"ID":"42"},{"ID":"7","name":"a"}]})", {}}};
+  const std::string unhealthy =
+      R"({"error":"etcdserver: unhealthy cluster","code":14,"message":"etcdserver: unhealthy cluster"})";
+  script->answers = {
+      {503, unhealthy, {}},
+      {503, unhealthy, {}},
+      {200,
+       R"({"member":{"ID":"42","peerURLs":["https://b:2380"]},"members":[{"ID":"42"},{"ID":"7","name":"a"}]})",
+       {}}};
   StepClock clock;
   EtcdClientConfig config;
   config.endpoints = {"https://a:2379"};
@@ -207,7 +254,10 @@ TEST(EtcdClientRetryTest, RetriesUnhealthyClusterThenSucceeds) {
 TEST(EtcdClientRetryTest, OtherErrorsAreNotRetried) {
   auto http = std::make_unique<ScriptedHttp>();
   ScriptedHttp* script = http.get();
-  script->answers = {{404, R"({"error":"etcdserver: member not found","code":5,"message":"etcdserver: member not found"})", {}}};
+  script->answers = {
+      {404,
+       R"({"error":"etcdserver: member not found","code":5,"message":"etcdserver: member not found"})",
+       {}}};
   StepClock clock;
   EtcdClientConfig config;
   config.endpoints = {"https://a:2379", "https://b:2379"};

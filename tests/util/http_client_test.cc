@@ -17,9 +17,15 @@ using testing::TestPki;
 class HttpClientTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
+    suite_set_up_ = false;  // stays false if an ASSERT below returns early
     dir_ = new TempDir();
     ASSERT_TRUE(pki_.Create(dir_->path() + "/pki"));
     ASSERT_TRUE(other_pki_.Create(dir_->path() + "/other"));
+    suite_set_up_ = true;
+  }
+  // A failed ASSERT in SetUpTestSuite only skips the tests, which ctest counts as passed.
+  void SetUp() override {
+    ASSERT_TRUE(suite_set_up_) << "the test suite's set-up failed (see above)";
   }
   static void TearDownTestSuite() { delete dir_; }
 
@@ -34,15 +40,18 @@ class HttpClientTest : public ::testing::Test {
 
   static TempDir* dir_;
   static TestPki pki_;
+  static bool suite_set_up_;
   static TestPki other_pki_;
   TempDir work_;
 };
 TempDir* HttpClientTest::dir_ = nullptr;
 TestPki HttpClientTest::pki_;
+bool HttpClientTest::suite_set_up_ = false;
 TestPki HttpClientTest::other_pki_;
 
 TEST_F(HttpClientTest, VerifiedTlsReturnsStatusBodyAndHeaders) {
-  EchoServer server(work_.path(), {{{"status", 201}, {"body", "{\"a\":1}"}}}, EchoServer::Mode::kTls, &pki_);
+  EchoServer server(work_.path(), {{{"status", 201}, {"body", "{\"a\":1}"}}},
+                    EchoServer::Mode::kTls, &pki_);
   auto client = NewHttpClient(Verified());
   auto response = client->Get(server.url() + "/x?y=1");
   ASSERT_TRUE(response) << response.error().message();

@@ -21,6 +21,7 @@
 #include "app/util/clock.h"
 #include "app/util/file_system_real.h"
 #include "tests/fakes/fake_machine.h"
+#include "tests/fakes/source_dir.h"
 
 extern char** environ;
 
@@ -30,11 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 
-// The repository root, from this file's absolute path (CMake compiles it by absolute path).
-std::string SourceDir() {
-  std::string self = __FILE__;
-  return self.substr(0, self.rfind("/tests/util/"));
-}
+std::string SourceDir() { return kkadm::testing::SourceDir().string(); }
 
 std::string ReadText(const std::string& path) {
   std::ifstream in(path);

@@ -43,8 +43,9 @@ TEST(JoinToken, UsesOnlyCharactersThatNeedNoShellQuoting) {
   token.certificate_key = kKey;
   const std::string text = Encode(token);
   EXPECT_TRUE(LooksLikeJoinToken(text));
-  EXPECT_EQ(text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"),
-            std::string::npos)
+  EXPECT_EQ(
+      text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.front(), '-');
 }
@@ -115,7 +116,9 @@ TEST(JoinToken, EncodingRefusesMalformedFields) {
 TEST(JoinToken, DecodesTheExampleOfTheDocs) {
   // docs/join-token.md; written independently of this codec, with Python's hashlib and base64.
   auto decoded = DecodeJoinToken(
-      "kk1.AQ8xMC4xMjMuMC4xOjY0NDMCF2FiY2RlZi4wMTIzNDU2Nzg5YWJjZGVmAyCqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn54SI8");
+      "kk1."
+      "AQ8xMC4xMjMuMC4xOjY0NDMCF2FiY2RlZi4wMTIzNDU2Nzg5YWJjZGVmAyCqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+      "qqqqqqqqqn54SI8");
   ASSERT_TRUE(decoded.has_value()) << decoded.status().message();
   EXPECT_EQ(decoded->endpoints, std::vector<std::string>{"10.123.0.1:6443"});
   EXPECT_EQ(decoded->bootstrap_token, "abcdef.0123456789abcdef");

@@ -15,8 +15,8 @@ using testing::TempDir;
 using testing::TestPki;
 
 nlohmann::json StatusBody(int code, const std::string& reason, const std::string& message) {
-  return {{"kind", "Status"}, {"apiVersion", "v1"}, {"status", "Failure"},
-          {"message", message}, {"reason", reason}, {"code", code}};
+  return {{"kind", "Status"},   {"apiVersion", "v1"}, {"status", "Failure"},
+          {"message", message}, {"reason", reason},   {"code", code}};
 }
 
 nlohmann::json Answer(int status, const nlohmann::json& body) {
@@ -26,8 +26,14 @@ nlohmann::json Answer(int status, const nlohmann::json& body) {
 class RealKubeClientTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
+    suite_set_up_ = false;  // stays false if an ASSERT below returns early
     dir_ = new TempDir();
     ASSERT_TRUE(pki_.Create(dir_->path() + "/pki"));
+    suite_set_up_ = true;
+  }
+  // A failed ASSERT in SetUpTestSuite only skips the tests, which ctest counts as passed.
+  void SetUp() override {
+    ASSERT_TRUE(suite_set_up_) << "the test suite's set-up failed (see above)";
   }
   static void TearDownTestSuite() { delete dir_; }
 
@@ -47,10 +53,12 @@ class RealKubeClientTest : public ::testing::Test {
 
   static TempDir* dir_;
   static TestPki pki_;
+  static bool suite_set_up_;
   TempDir work_;
 };
 TempDir* RealKubeClientTest::dir_ = nullptr;
 TestPki RealKubeClientTest::pki_;
+bool RealKubeClientTest::suite_set_up_ = false;
 
 const char kPath[] = "/api/v1/namespaces/kube-system/configmaps/kubeadm-config";
 
@@ -85,8 +93,8 @@ TEST_F(RealKubeClientTest, GivesUpOnPersistent5xxWithUnavailable) {
 }
 
 TEST_F(RealKubeClientTest, NotFoundIsNotRetriedAndCarriesTheMessage) {
-  auto server = Serve({Answer(404, StatusBody(404, "NotFound",
-                                              "configmaps \"kubeadm-config\" not found"))});
+  auto server =
+      Serve({Answer(404, StatusBody(404, "NotFound", "configmaps \"kubeadm-config\" not found"))});
   auto got = Client(*server).Get(kPath);
   ASSERT_FALSE(got);
   EXPECT_EQ(got.error().code(), StatusCode::kNotFound);
@@ -95,10 +103,12 @@ TEST_F(RealKubeClientTest, NotFoundIsNotRetriedAndCarriesTheMessage) {
 }
 
 TEST_F(RealKubeClientTest, ConflictReasonsMapToAlreadyExistsAndAborted) {
-  auto server = Serve({Answer(409, StatusBody(409, "AlreadyExists", "configmaps \"x\" already exists")),
-                       Answer(409, StatusBody(409, "Conflict", "the object has been modified"))});
+  auto server =
+      Serve({Answer(409, StatusBody(409, "AlreadyExists", "configmaps \"x\" already exists")),
+             Answer(409, StatusBody(409, "Conflict", "the object has been modified"))});
   auto client = Client(*server);
-  auto created = client.Create("/api/v1/namespaces/kube-system/configmaps", {{"kind", "ConfigMap"}});
+  auto created =
+      client.Create("/api/v1/namespaces/kube-system/configmaps", {{"kind", "ConfigMap"}});
   ASSERT_FALSE(created);
   EXPECT_EQ(created.error().code(), StatusCode::kAlreadyExists);
   EXPECT_EQ(created.error().message(), "configmaps \"x\" already exists");
@@ -229,7 +239,8 @@ TEST(KubeClientConfigFromKubeconfigTest, Token) {
 TEST(KubeClientConfigFromKubeconfigTest, Errors) {
   EXPECT_EQ(KubeClientConfigFromKubeconfig(kKubeconfig, "nope").error().code(),
             StatusCode::kInvalidArgument);
-  EXPECT_EQ(KubeClientConfigFromKubeconfig("a: [", "").error().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(KubeClientConfigFromKubeconfig("a: [", "").error().code(),
+            StatusCode::kInvalidArgument);
   EXPECT_EQ(KubeClientConfigFromKubeconfig("clusters: []", "").error().code(),
             StatusCode::kInvalidArgument);
   std::string bad = kKubeconfig;

@@ -12,6 +12,7 @@
 #include "app/util/patches/patch_set.h"
 #include "tests/fakes/temp_dir.h"
 #include "tests/util/patches/pod_fixture.h"
+#include "tests/fakes/source_dir.h"
 
 namespace kkadm::util::patches {
 namespace {
@@ -19,8 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// tests/validator, found from this source file's path.
-fs::path ValidatorDir() { return fs::path(__FILE__).parent_path().parent_path().parent_path() / "validator"; }
+fs::path ValidatorDir() { return kkadm::testing::SourceDir() / "tests" / "validator"; }
 
 // Runs validate.js on `object`; returns its exit code and output.
 int Validate(const json& object, std::string* output) {

@@ -19,12 +19,13 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include "tests/fakes/source_dir.h"
 
 extern char** environ;
 
 namespace kkadm::testing {
 
-inline std::string ServersDir() { return std::filesystem::path(__FILE__).parent_path().string(); }
+inline std::string ServersDir() { return (SourceDir() / "tests" / "util" / "servers").string(); }
 
 inline std::string ReadFileOrEmpty(const std::string& path) {
   std::ifstream in(path);
