@@ -29,9 +29,8 @@ Status TokenError(std::string_view what) {
 }
 
 bool IsLowerAlnum(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-  });
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
 }
 
 bool IsBootstrapTokenString(std::string_view token) {
@@ -97,8 +96,10 @@ Result<std::string> EncodeFields(const JoinToken& token) {
   AppendField(fields, kTagBootstrapToken, token.bootstrap_token);
   if (token.ca_cert_hashes.empty()) return TokenError("no CA certificate hash");
   for (const std::string& pin : token.ca_cert_hashes) {
-    std::string digest = pin.rfind(kPinPrefix, 0) == 0 ? HexToBytes(pin.substr(kPinPrefix.size())) : "";
-    if (digest.empty()) return TokenError("CA certificate hash \"" + pin + "\" is not sha256:<64 hex>");
+    std::string digest =
+        pin.rfind(kPinPrefix, 0) == 0 ? HexToBytes(pin.substr(kPinPrefix.size())) : "";
+    if (digest.empty())
+      return TokenError("CA certificate hash \"" + pin + "\" is not sha256:<64 hex>");
     AppendField(fields, kTagCaCertHash, digest);
   }
   if (!token.certificate_key.empty()) {
@@ -176,7 +177,8 @@ Result<JoinToken> DecodeJoinToken(std::string_view text) {
 }
 
 JoinToken RedactedJoinToken(JoinToken token) {
-  if (token.bootstrap_token.size() > 7) token.bootstrap_token = token.bootstrap_token.substr(0, 7) + "<redacted>";
+  if (token.bootstrap_token.size() > 7)
+    token.bootstrap_token = token.bootstrap_token.substr(0, 7) + "<redacted>";
   if (!token.certificate_key.empty()) token.certificate_key = "<redacted>";
   return token;
 }

@@ -1,4 +1,5 @@
-// The kkadm join token: everything `kkadm join` needs in one shell-safe argument (docs/join-token.md).
+// The kkadm join token: everything `kkadm join` needs in one shell-safe argument
+// (docs/join-token.md).
 //
 //   kk1.<base64url(fields || checksum)>
 //
@@ -18,18 +19,19 @@ namespace kkadm::util {
 inline constexpr std::string_view kJoinTokenPrefix = "kk1.";
 
 struct JoinToken {
-  std::vector<std::string> endpoints;       // "host:port" / "[v6]:port" of the API server(s), in order
-  std::string bootstrap_token;              // "<id>.<secret>"
-  std::vector<std::string> ca_cert_hashes;  // "sha256:<64 lower-case hex>" SPKI pins of the cluster CA
-  std::string certificate_key;              // 64 hex characters for a control-plane join, else empty
+  std::vector<std::string> endpoints;  // "host:port" / "[v6]:port" of the API server(s), in order
+  std::string bootstrap_token;         // "<id>.<secret>"
+  std::vector<std::string>
+      ca_cert_hashes;           // "sha256:<64 lower-case hex>" SPKI pins of the cluster CA
+  std::string certificate_key;  // 64 hex characters for a control-plane join, else empty
 };
 
 // True when `text` claims to be a join token (has the prefix); it may still fail to decode.
 bool LooksLikeJoinToken(std::string_view text);
 
 // The token's text. InvalidArgument when a field is malformed: no endpoint, an endpoint without a
-// port or longer than 255 bytes, a bootstrap token not matching [a-z0-9]{6}\.[a-z0-9]{16}, no pin or
-// a pin not "sha256:<64 hex>", a certificate key not 64 hex characters.
+// port or longer than 255 bytes, a bootstrap token not matching [a-z0-9]{6}\.[a-z0-9]{16}, no pin
+// or a pin not "sha256:<64 hex>", a certificate key not 64 hex characters.
 Result<std::string> EncodeJoinToken(const JoinToken& token);
 
 // The inverse. InvalidArgument, never echoing the token (it holds a secret), when the prefix, the
