@@ -16,6 +16,7 @@ set +e
 
 log "booting sandbox node demo-1 (10.123.0.11) with its own systemd"
 node_boot demo-1 10.123.0.11 || exit 1
+R=$(node_root demo-1)
 cat > "$WORK/kkadm.yaml" <<CFG
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: InitConfiguration
@@ -31,9 +32,9 @@ kind: ClusterConfiguration
 encryptionAlgorithm: ECDSA-P256
 CFG
 
-log "kkadm init --rootfs $NODE_ROOT --config kkadm.yaml --upload-certs"
+log "kkadm init --rootfs $R --config kkadm.yaml --upload-certs"
 # Each output line is stamped as it appears; a section starts at the first line of a new [prefix].
-node_kkadm init --config "$WORK/kkadm.yaml" --upload-certs 2>&1 |
+node_kkadm_on demo-1 init --config "$WORK/kkadm.yaml" --upload-certs 2>&1 |
   while IFS= read -r line; do printf '%s\t%s\n' "$(date +%s.%N)" "$line"; done > "$WORK/init.log"
 rc=${PIPESTATUS[0]}
 cut -f2- "$WORK/init.log"
@@ -47,6 +48,6 @@ awk -F'\t' '
   { end = $1 }
   END { printf "  %-20s %6.2f s\n  %-20s %6.2f s\n", current, end - last, "total", end - start }' "$WORK/init.log"
 echo
-node_exec kubectl --kubeconfig "$NODE_ROOT/etc/kubernetes/admin.conf" get nodes -o wide 2>&1
+node_exec_on demo-1 kubectl --kubeconfig "$R/etc/kubernetes/admin.conf" get nodes -o wide 2>&1
 log "stopping the sandbox node and removing it"
 exit "$rc"

@@ -9,6 +9,7 @@ source "$(dirname "$0")/lib/common.sh"
 source "$(dirname "$0")/lib/sandbox_node.sh"
 
 node_boot node-1 10.123.0.11
+R=$(node_root node-1)
 cat > "$WORK/init.yaml" <<CFG
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: InitConfiguration
@@ -27,7 +28,7 @@ networking:
   podSubnet: 10.244.0.0/16
 CFG
 start=$(date +%s)
-rc=0; node_kkadm init --config "$WORK/init.yaml" --upload-certs >"$WORK/init.out" 2>&1 || rc=$?
+rc=0; node_kkadm_on node-1 init --config "$WORK/init.yaml" --upload-certs >"$WORK/init.out" 2>&1 || rc=$?
 OUT=$(cat "$WORK/init.out")
 assert_eq "kkadm init exit code (output: $OUT)" 0 "$rc"
 echo "kkadm init took $(( $(date +%s) - start )) s"
@@ -39,8 +40,8 @@ for line in '[kubelet-start] Starting the kubelet' '[api-check] The API server i
 done
 KEY=$(grep -A1 '\[upload-certs\] Using certificate key:' "$WORK/init.out" | tail -1)
 
-ADMIN=$NODE_ROOT/etc/kubernetes/admin.conf
-k() { node_exec kubectl --kubeconfig "$ADMIN" "$@"; }
+ADMIN=$R/etc/kubernetes/admin.conf
+k() { node_exec_on node-1 kubectl --kubeconfig "$ADMIN" "$@"; }
 jp() { k get "$@" 2>&1; }
 
 # upload-config
@@ -106,12 +107,12 @@ for f in ca.crt ca.key front-proxy-ca.crt front-proxy-ca.key sa.pub sa.key etcd-
     d.setAuthTag(data.subarray(data.length - 16));
     process.stdout.write(Buffer.concat([d.update(data.subarray(12, data.length - 16)), d.final()]));
   ' "$KEY" "$blob" > "$WORK/decrypted" 2>"$WORK/node.err" || fail "kubeadm-certs $f does not decrypt: $(cat "$WORK/node.err")"
-  check "kubeadm-certs $f equals pki/$file" cmp -s "$WORK/decrypted" "$NODE_ROOT/etc/kubernetes/pki/$file"
+  check "kubeadm-certs $f equals pki/$file" cmp -s "$WORK/decrypted" "$R/etc/kubernetes/pki/$file"
 done
 
 # RBAC really gates a bootstrap token.
 API=https://10.123.0.11:6443
-code() { node_exec curl -s -o /dev/null -w '%{http_code}' --cacert "$NODE_ROOT/etc/kubernetes/pki/ca.crt" "$@"; }
+code() { node_exec_on node-1 curl -s -o /dev/null -w '%{http_code}' --cacert "$R/etc/kubernetes/pki/ca.crt" "$@"; }
 TOKEN="Authorization: Bearer abcdef.0123456789abcdef"
 assert_eq "anonymous reads cluster-info" 200 "$(code $API/api/v1/namespaces/kube-public/configmaps/cluster-info)"
 assert_eq "anonymous cannot read kubeadm-config" 403 "$(code $API/api/v1/namespaces/kube-system/configmaps/kubeadm-config)"
@@ -122,6 +123,6 @@ assert_eq "token cannot read other configmaps" 403 "$(code -H "$TOKEN" $API/api/
 assert_eq "wrong token is unauthenticated" 401 "$(code -H "Authorization: Bearer abcdef.ffffffffffffffff" $API/api/v1/namespaces/kube-public/configmaps/cluster-info)"
 
 # Everything stops with the node, and nothing of it is left running.
-node_stop
-check "no process of the node is left" test -z "$(pgrep -f "$NODE_DIR" || true)"
+node_stop_on node-1
+check "no process of the node is left" test -z "$(pgrep -f "$(node_dir node-1)/" || true)"
 finish

@@ -57,9 +57,9 @@ mkleaf() {  # cadir dir name subject eku [san]
   mkleaf "$P" "$P" alice "/O=team-a/CN=alice" clientAuth
 } >/dev/null 2>&1 || { fail "PKI generation failed"; finish; exit 1; }
 
-read -r ETCD_PORT PEER_PORT API_PORT KCM_PORT SCHED_PORT < <($PY -c '
+read -r ETCD_PORT PEER_PORT API_PORT KCM_PORT SCHED_PORT KCM2_PORT < <($PY -c '
 import socket
-socks = [socket.socket() for _ in range(5)]
+socks = [socket.socket() for _ in range(6)]
 for s in socks: s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in socks])')
 API=https://127.0.0.1:$API_PORT
@@ -135,13 +135,16 @@ kubeconfig "$R/etc/kubernetes/controller-manager.conf" kcm
 KC=(kubectl --kubeconfig "$WORK/super-admin.conf" --request-timeout=10s)
 ALICE=(kubectl --kubeconfig "$WORK/alice.conf" --request-timeout=10s)
 
-start kcm $PY "$SANDBOX/controller_manager.py" kube-controller-manager \
-  --authentication-kubeconfig=/etc/kubernetes/controller-manager.conf \
-  --authorization-kubeconfig=/etc/kubernetes/controller-manager.conf --bind-address=127.0.0.1 \
-  --client-ca-file=$K/ca.crt --cluster-name=kubernetes --cluster-signing-cert-file=$K/ca.crt \
-  --cluster-signing-key-file=$K/ca.key --controllers='*,bootstrapsigner,tokencleaner' \
-  --kubeconfig=/etc/kubernetes/controller-manager.conf --leader-elect=true --root-ca-file=$K/ca.crt \
-  --secure-port="$KCM_PORT" --use-service-account-credentials=true --sandbox-rootfs="$R"
+start_kcm() {  # name port
+  start "$1" $PY "$SANDBOX/controller_manager.py" kube-controller-manager \
+    --authentication-kubeconfig=/etc/kubernetes/controller-manager.conf \
+    --authorization-kubeconfig=/etc/kubernetes/controller-manager.conf --bind-address=127.0.0.1 \
+    --client-ca-file=$K/ca.crt --cluster-name=kubernetes --cluster-signing-cert-file=$K/ca.crt \
+    --cluster-signing-key-file=$K/ca.key --controllers='*,bootstrapsigner,tokencleaner' \
+    --kubeconfig=/etc/kubernetes/controller-manager.conf --leader-elect=true --root-ca-file=$K/ca.crt \
+    --secure-port="$2" --use-service-account-credentials=true --sandbox-rootfs="$R"
+}
+start_kcm kcm "$KCM_PORT"
 start scheduler $PY "$SANDBOX/scheduler.py" kube-scheduler --authentication-kubeconfig=/etc/kubernetes/scheduler.conf \
   --bind-address=127.0.0.1 --kubeconfig=/etc/kubernetes/scheduler.conf --leader-elect=true \
   --secure-port="$SCHED_PORT" --sandbox-rootfs="$R"
@@ -347,14 +350,41 @@ check "renewal approved (selfnodeclient) and signed" wait_for 8 renewed
 check "renewed cert verifies" cert_verifies "$P/ca.crt" "$WORK/node2.crt"
 assert_contains "RSA key usage" "$(cert_key_usage "$WORK/node2.crt")" "Digital Signature, Key Encipherment"
 
-# ---- 8. controller-manager / scheduler health, audit log, clean shutdown ----------------------------
-assert_eq "KCM healthz" ok "$(curl -sk "https://127.0.0.1:$KCM_PORT/healthz")"
+# ---- 8. leader election: one controller-manager works at a time; a clean stop hands over ----------------
+lease_holder() { "${KC[@]}" get lease -n kube-system kube-controller-manager -o jsonpath='{.spec.holderIdentity}'; }
+identity_of() { sed -n 's/.*leader election: acquired lease kube-system\/kube-controller-manager as \([^ ]*\).*/\1/p' "$WORK/$1.log" | tail -1; }
+assert_eq "Lease held by the first controller-manager" "$(identity_of kcm)" "$(lease_holder)"
+assert_eq "Lease duration" 15 "$("${KC[@]}" get lease -n kube-system kube-controller-manager -o jsonpath='{.spec.leaseDurationSeconds}')"
+start_kcm kcm2 "$KCM2_PORT"
+check "second controller-manager waits for the Lease" wait_for 10 grep -q "held by $(lease_holder): waiting" "$WORK/kcm2.log"
+node_csr() {  # name node: a kubelet client CSR of the bootstrap token user
+  openssl req -new -key "$WORK/node.key" -subj "/O=system:nodes/CN=system:node:$2" -out "$WORK/$1.csr" 2>/dev/null
+  sed "s/node-csr-w1/$1/; s|\"request\":\"[^\"]*\"|\"request\":\"$(base64 -w0 "$WORK/$1.csr")\"|" "$WORK/csr.json" >"$WORK/$1.json"
+  "${BT[@]}" -X POST -H 'Content-Type: application/json' --data @"$WORK/$1.json" \
+    "$API/apis/certificates.k8s.io/v1/certificatesigningrequests" >/dev/null
+}
+has_cert() { [ -n "$("${KC[@]}" get csr "$1" -o jsonpath='{.status.certificate}')" ]; }
+signed_by() { grep -l "csrsigning: signed CSR $1 " "$WORK/kcm.log" "$WORK/kcm2.log" 2>/dev/null | xargs -rn1 basename | tr '\n' ' '; }
+node_csr node-csr-w5 worker-5
+check "CSR signed while two controller-managers run" wait_for 8 has_cert node-csr-w5
+assert_eq "signed once, by the leader" "kcm.log " "$(signed_by node-csr-w5)"
+rc=0; stop_pid "$PID_kcm" || rc=$?
+assert_eq "leader exits 0 on SIGTERM" 0 "$rc"
+kcm2_leads() { local h; h=$(lease_holder); [ -n "$h" ] && [ "$h" = "$(identity_of kcm2)" ]; }
+check "the leader released the Lease; the second took it" wait_for 8 kcm2_leads
+node_csr node-csr-w6 worker-6
+check "CSR signed after the handover" wait_for 8 has_cert node-csr-w6
+assert_eq "signed once, by the new leader" "kcm2.log " "$(signed_by node-csr-w6)"
+assert_eq "Lease transitions" 1 "$("${KC[@]}" get lease -n kube-system kube-controller-manager -o jsonpath='{.spec.leaseTransitions}')"
+
+# ---- 9. controller-manager / scheduler health, audit log, clean shutdown ----------------------------
+assert_eq "KCM healthz" ok "$(curl -sk "https://127.0.0.1:$KCM2_PORT/healthz")"
 assert_eq "scheduler healthz" ok "$(curl -sk "https://127.0.0.1:$SCHED_PORT/healthz")"
 assert_eq "scheduler livez" ok "$(curl -sk "https://127.0.0.1:$SCHED_PORT/livez")"
 check "audit log names the bootstrap user" grep -q '"user": "system:bootstrap:abcdef"' "$AUDIT"
 check "audit log records the node's Node create" grep -q '"code": 201.*"user": "system:node:worker-1"' "$AUDIT"
 check "audit log records anonymous 403" grep -q '"code": 403.*"user": "system:anonymous"' "$AUDIT"
-for name in scheduler kcm apiserver etcd; do
+for name in scheduler kcm2 apiserver etcd; do
   pid_var=PID_$name
   rc=0; stop_pid "${!pid_var}" || rc=$?
   [ "$name" = etcd ] || assert_eq "$name exits 0 on SIGTERM" 0 "$rc"

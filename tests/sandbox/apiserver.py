@@ -118,7 +118,11 @@ def main(argv):
         try:
             seed(server)
             break
-        except EtcdError as e:
+        except (EtcdError, apistatus.StatusError) as e:
+            # A StatusError here is a Conflict: another API server sharing the etcd cluster seeds
+            # the same objects at the same time. The next round sees its result.
+            if isinstance(e, apistatus.StatusError) and e.code != 409:
+                raise
             if common.terminating() or time.time() > deadline:
                 log.error("cannot seed the bootstrap objects: %s", e)
                 return 1

@@ -3,23 +3,31 @@
 relies on: bootstrapsigner (signs kube-public/cluster-info), tokencleaner (deletes expired bootstrap
 tokens), csrapproving (auto-approves kubelet client CSRs after a SubjectAccessReview) and csrsigning
 (signs approved CSRs with the cluster CA through the openssl CLI). Serves https /healthz.
+With --leader-elect (the default, as upstream) the controllers run only while this process holds
+the kube-system/kube-controller-manager Lease, so several control-plane nodes never race on a CSR.
 Configured from kube-controller-manager's own flags (+ --sandbox-rootfs). See README.md."""
 import base64
 import datetime
 import http.client
 import os
 import re
+import socket
 import sys
 import tempfile
 import threading
+import time
+import uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lib import authn, common, jws, openssl, tlsserver  # noqa: E402
 from lib.kubeclient import ApiError, load_kubeconfig  # noqa: E402
+from lib.leaderelection import LeaderElector  # noqa: E402
 
 FLAGS = {"kubeconfig": None, "cluster-signing-cert-file": None, "cluster-signing-key-file": None,
          "controllers": "*", "bind-address": "127.0.0.1", "secure-port": "10257", "sandbox-rootfs": "",
-         "cluster-signing-duration": "8760h"}
+         "cluster-signing-duration": "8760h", "leader-elect": "true", "leader-elect-lease-duration": "15s",
+         "leader-elect-renew-deadline": "10s", "leader-elect-retry-period": "2s",
+         "leader-elect-resource-name": "kube-controller-manager", "leader-elect-resource-namespace": "kube-system"}
 DEFAULT_ON = {"csrapproving", "csrsigning"}
 KUBELET_CLIENT_SIGNER = "kubernetes.io/kube-apiserver-client-kubelet"
 CLIENT_SIGNERS = (KUBELET_CLIENT_SIGNER, "kubernetes.io/kube-apiserver-client")
@@ -39,13 +47,21 @@ def enabled_controllers(spec):
     return out - {n[1:] for n in names if n.startswith("-")}
 
 
-def duration_hours(text):
-    """Go duration ("8760h", "8760h0m0s", "90m") in hours; 8760 when unparsable."""
-    units = {"h": 1.0, "m": 1 / 60, "s": 1 / 3600}
-    parts = re.findall(r"([0-9.]+)([hms])", text or "")
+def duration_seconds(text, default):
+    """Go duration ("8760h", "8760h0m0s", "90m", "1.5s", "500ms") in seconds; default when unparsable."""
+    units = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
+    parts = re.findall(r"([0-9.]+)(ms|[hms])", text or "")
     if not parts or "".join(n + u for n, u in parts) != text:
-        return 8760.0
-    return sum(float(n) * units[u] for n, u in parts)
+        return default
+    try:
+        return sum(float(n) * units[u] for n, u in parts)
+    except ValueError:
+        return default
+
+
+def duration_hours(text):
+    """Go duration in hours; 8760 when unparsable."""
+    return duration_seconds(text, 8760 * 3600.0) / 3600
 
 
 def decoded(secret, key):
@@ -91,7 +107,8 @@ class Controllers:
                     self.client.request("DELETE", "/api/v1/namespaces/kube-system/secrets/" + name)
                     log.info("tokencleaner: deleted expired bootstrap token Secret %s", name)
                 except ApiError as e:
-                    self.warn_once(("del", name), "tokencleaner: cannot delete %s: %s", name, e)
+                    if e.code != 404:  # 404: deleted by someone else meanwhile
+                        self.warn_once(("del", name), "tokencleaner: cannot delete %s: %s", name, e)
             else:
                 alive.append(secret)
         return alive
@@ -175,8 +192,8 @@ class Controllers:
             "type": "Approved", "status": "True", "reason": "AutoApproved",
             "message": "Auto approving kubelet client certificate after SubjectAccessReview.",
             "lastUpdateTime": now_rfc3339(), "lastTransitionTime": now_rfc3339()})
-        self.client.request("PUT", "%s/%s/approval" % (CSRS, name), csr)
-        log.info("csrapproving: approved CSR %s for %s", name, info["cn"])
+        if self.write_csr("approval", csr):
+            log.info("csrapproving: approved CSR %s for %s", name, info["cn"])
 
     def lifetime_days(self, spec):
         """spec.expirationSeconds caps the signing duration (in whole days: openssl x509 -days)."""
@@ -196,17 +213,82 @@ class Controllers:
             self.warn_once(("sign", name), "csrsigning: cannot sign CSR %s: %s", name, e)
             return
         csr.setdefault("status", {})["certificate"] = base64.b64encode(cert).decode()
-        self.client.request("PUT", "%s/%s/status" % (CSRS, name), csr)
-        log.info("csrsigning: signed CSR %s (%s)", name, info["cn"])
+        if self.write_csr("status", csr):
+            log.info("csrsigning: signed CSR %s (%s)", name, info["cn"])
+
+    def write_csr(self, subresource, csr):
+        """PUT of the CSR's subresource with the resourceVersion it was read at: False when someone
+        changed or deleted it meanwhile (it is looked at again in the next round)."""
+        name = csr["metadata"]["name"]
+        try:
+            self.client.request("PUT", "%s/%s/%s" % (CSRS, name, subresource), csr)
+            return True
+        except ApiError as e:
+            if e.code not in (404, 409):
+                raise
+            log.info("CSR %s changed meanwhile (HTTP %d): looking again", name, e.code)
+            return False
 
 
-def loop(controllers, stop):
+LOOP_ERRORS = (ApiError, OSError, http.client.HTTPException, ValueError)
+
+
+def new_elector(client, flags, rootfs):
+    """The Lease-based elector of --leader-elect (None when it is false)."""
+    if str(flags["leader-elect"]).lower() == "false":
+        return None
+    return LeaderElector(client, flags["leader-elect-resource-namespace"], flags["leader-elect-resource-name"],
+                         identity(flags, rootfs), duration_seconds(flags["leader-elect-lease-duration"], 15.0),
+                         duration_seconds(flags["leader-elect-renew-deadline"], 10.0))
+
+
+def identity(flags, rootfs):
+    """<hostname>_<uuid> as upstream, but the uuid is derived from the node (hostname, rootfs) and
+    the serving address, not random: the stand-in kubelet restarts its static Pods whenever it
+    restarts (kkadm init restarts it), often stopping the API server before the controller-manager
+    could release the Lease; with the same identity the new process renews at once instead of
+    waiting out a lease duration. Two stand-ins on one node differ by their --secure-port."""
+    host = socket.gethostname()
+    seed = "%s|%s|%s:%s" % (host, rootfs.root, flags["bind-address"], flags["secure-port"])
+    return "%s_%s" % (host, uuid.uuid5(uuid.NAMESPACE_URL, "kkadm-sandbox-kcm:" + seed))
+
+
+def loop(controllers, elector, retry_seconds, stop):
+    """Runs the controllers every 100 ms, with --leader-elect only while holding the Lease (tried
+    or renewed every retry period)."""
+    next_try, state = 0.0, None
     while not stop.is_set():
+        if elector is not None:
+            if time.monotonic() >= next_try:
+                try:
+                    elector.try_acquire_or_renew()
+                except LOOP_ERRORS as e:
+                    controllers.warn_once(("lease", str(e)), "leader election: %s", e)
+                next_try = time.monotonic() + retry_seconds
+            state = log_election(elector, state)
+            if not elector.leading():
+                stop.wait(0.1)
+                continue
         try:
             controllers.run_once()
-        except (ApiError, OSError, http.client.HTTPException, ValueError) as e:
+        except LOOP_ERRORS as e:
             controllers.warn_once(("loop", str(e)), "controller loop: %s", e)
         stop.wait(0.1)
+
+
+def log_election(elector, state):
+    """Logs each change of who leads as seen from here; returns the new state."""
+    holder = (elector.observed or {}).get("holderIdentity") or ""
+    new = "leading" if elector.leading() else holder
+    if new != state:
+        lease = "%s/%s" % (elector.namespace, elector.name)
+        if new == "leading":
+            log.info("leader election: acquired lease %s as %s", lease, elector.identity)
+        elif state == "leading":
+            log.info("leader election: lost lease %s: controllers paused", lease)
+        else:
+            log.info("leader election: lease %s held by %s: waiting", lease, holder or "nobody")
+    return new
 
 
 def main(argv):
@@ -218,18 +300,23 @@ def main(argv):
         return 1
     client = load_kubeconfig(flags["kubeconfig"], rootfs)
     controllers = Controllers(client, flags, rootfs)
+    elector = new_elector(client, flags, rootfs)
     with tempfile.TemporaryDirectory(prefix="kkadm-kcm-") as tmp:
         crt, key = openssl.self_signed(tmp, "kube-controller-manager@sandbox", [flags["bind-address"], "localhost"])
         servers = tlsserver.serve_in_threads([(flags["bind-address"], int(flags["secure-port"]))],
                                              tlsserver.HealthHandler, tlsserver.server_context(crt, key))
     stop = threading.Event()
-    worker = threading.Thread(target=loop, args=(controllers, stop), daemon=True)
+    retry = duration_seconds(flags["leader-elect-retry-period"], 2.0)
+    worker = threading.Thread(target=loop, args=(controllers, elector, retry, stop), daemon=True)
     worker.start()
-    log.info("stand-in kube-controller-manager: controllers %s; healthz on https://%s:%s",
-             sorted(controllers.enabled), flags["bind-address"], flags["secure-port"])
+    log.info("stand-in kube-controller-manager: controllers %s; healthz on https://%s:%s; %s",
+             sorted(controllers.enabled), flags["bind-address"], flags["secure-port"],
+             "leader election as %s" % elector.identity if elector else "no leader election")
     common.wait_for_termination()
     stop.set()
     worker.join(5)
+    if elector is not None:
+        elector.release()
     tlsserver.stop_all(servers)
     log.info("stand-in kube-controller-manager stopped")
     return 0

@@ -10,6 +10,7 @@
 #   SD_BOOT_UNITS=DIR     use DIR instead of BASE/units (e.g. a --rootfs's /etc/systemd/system)
 #   SD_BOOT_RW_DIRS="D…"  host directories (not under /tmp or /var/tmp) that stay writable inside,
 #                         at the same paths (e.g. a node's --rootfs the stand-in kubelet writes to)
+#   SD_BOOT_HOSTNAME=N    the instance's hostname (and its /etc/hostname, bind-mounted from BASE)
 # The instance lives in its own cgroup kk-sd-<basename BASE>; after it exits, remove that with
 # sd_boot_cleanup_cgroups (source this file with SD_BOOT_LIB=1 to get the function).
 sd_boot_cgroup_name() { echo "kk-sd-$(basename "$1")"; }
@@ -60,9 +61,13 @@ exec unshare --pid --fork --mount --net --uts --ipc --propagation private --moun
   umount -l "$B/.olddev" && rmdir "$B/.olddev"
   mount -t tmpfs -o mode=1777 tmpfs /tmp
   mount -t tmpfs -o mode=1777 tmpfs /var/tmp
+  if [ -n "$4" ]; then
+    hostname "$4"
+    if [ -f /etc/hostname ]; then echo "$4" > "$B/hostname"; mount --bind "$B/hostname" /etc/hostname; fi
+  fi
   mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys
   mount -o remount,bind,ro /sys
   mount -o remount,bind,ro /
   export container=kkadm-test
   exec /lib/systemd/systemd --system --unit="$1"
-' "$B" "$T" "$U" "${SD_BOOT_RW_DIRS:-}"
+' "$B" "$T" "$U" "${SD_BOOT_RW_DIRS:-}" "${SD_BOOT_HOSTNAME:-}"

@@ -107,8 +107,10 @@ class Etcd:
         return int(resp["header"]["revision"]) if resp.get("succeeded") else 0
 
     def healthy(self):
+        """A linearizable read, as kube-apiserver's etcd check does (a Get of <prefix>/health): it
+        fails while the member is a learner or has no quorum, which a status call would not."""
         try:
-            self._call("/v3/maintenance/status", {})
+            self._call("/v3/kv/range", {"key": _b64("/registry/health")})
             return True
         except EtcdError:
             return False

@@ -1,11 +1,13 @@
 """Self-test of the sandbox's pure helpers (YAML subset, patches, selectors, RBAC rules, protobuf,
-JWS, bootstrap-token and anonymous authentication). Run: cd tests/sandbox && python3 -m lib.selftest  (prints PASS, exit 1 on the first failure)."""
+JWS, bootstrap-token and anonymous authentication, Lease leader election). Run: cd tests/sandbox && python3 -m lib.selftest  (prints PASS, exit 1 on the first failure)."""
 import base64
 import hashlib
 import hmac
 import sys
 
 from . import apistatus, authn, jws, miniyaml, patch, protobuf, rbac, selectors
+from .kubeclient import ApiError
+from .leaderelection import LeaderElector
 
 
 def expect(what, got, want):
@@ -151,7 +153,52 @@ def test_authn():
     expect("expired token", authn.bootstrap_token_user(store, "abcdef.0123456789abcdef"), None)
 
 
+class _Leases:
+    """One Lease with resourceVersion compare-and-swap, like the API server."""
+
+    def __init__(self):
+        self.lease, self.rv = None, 0
+
+    def get(self, path):
+        if self.lease is None:
+            raise ApiError(404, {"message": "not found"})
+        return dict(self.lease, metadata=dict(self.lease["metadata"], resourceVersion=str(self.rv)))
+
+    def request(self, method, path, body):
+        if (method == "POST") != (self.lease is None) or \
+                (method == "PUT" and body["metadata"].get("resourceVersion") != str(self.rv)):
+            raise ApiError(409, {"message": "conflict"})
+        self.lease, self.rv = body, self.rv + 1
+        return self.get(path)
+
+
+def test_leader_election():
+    leases, now = _Leases(), [100.0]
+    a, b = (LeaderElector(leases, "kube-system", "kube-controller-manager", ident, 15, 10,
+                          clock=lambda: now[0], wall=lambda: 1.7e9 + now[0]) for ident in ("a", "b"))
+    expect("a acquires a free Lease", a.try_acquire_or_renew(), True)
+    expect("b waits", (b.try_acquire_or_renew(), b.leading()), (False, False))
+    stale = leases.get("")
+    now[0] += 2
+    expect("a renews", (a.try_acquire_or_renew(), a.leading()), (True, True))
+    expect("renewal keeps acquireTime", leases.lease["spec"]["acquireTime"], stale["spec"]["acquireTime"])
+    try:
+        leases.request("PUT", "", dict(stale, spec=dict(stale["spec"], holderIdentity="x")))
+        expect("stale write conflicts", "written", "409")
+    except ApiError as e:
+        expect("stale write conflicts", e.code, 409)
+    now[0] += 14
+    expect("b still waits (it saw the record change just now)", b.try_acquire_or_renew(), False)
+    expect("a stops leading after the renew deadline", a.leading(), False)
+    now[0] += 16
+    expect("b takes over an expired Lease", (b.try_acquire_or_renew(), leases.lease["spec"]["leaseTransitions"]), (True, 1))
+    b.release()
+    expect("released", (b.leading(), leases.lease["spec"]["holderIdentity"]), (False, ""))
+    now[0] += 2
+    expect("a takes a released Lease at once", (a.try_acquire_or_renew(), leases.lease["spec"]["leaseTransitions"]), (True, 2))
+
+
 if __name__ == "__main__":
-    for test in (test_authn, test_yaml, test_patches, test_selectors, test_rbac, test_protobuf, test_jws):
+    for test in (test_leader_election, test_authn, test_yaml, test_patches, test_selectors, test_rbac, test_protobuf, test_jws):
         test()
     print("PASS")
