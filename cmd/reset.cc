@@ -1,11 +1,11 @@
 // `kkadm reset`: binds the flags, builds ResetData once, runs the reset phases, reports.
 #include "cmd/reset.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fmt/format.h>
 #include <map>
 
 #include "app/config/make_config.h"
@@ -38,9 +38,10 @@ constexpr std::chrono::seconds kApiRequestTimeout{3};
 // A value that came from a flag is reported under the flag's name, so the user knows what to fix:
 // "--cert-dir: certificatesDir: invalid value ...".
 Status NameFlagInError(const Status& error, const config::ResetFlags& flags) {
-  static const std::map<std::string, std::string> kFields = {{"cert-dir", "certificatesDir"},
-                                                             {"cri-socket", "criSocket"},
-                                                             {"ignore-preflight-errors", "ignorePreflightErrors"}};
+  static const std::map<std::string, std::string> kFields = {
+      {"cert-dir", "certificatesDir"},
+      {"cri-socket", "criSocket"},
+      {"ignore-preflight-errors", "ignorePreflightErrors"}};
   const std::string marker = "(defaults and flags): ";
   std::size_t at = error.message().find(marker);
   if (at == std::string::npos) return error;
@@ -73,15 +74,19 @@ ResetCommand::ResetCommand(CommandContext& context, ResetSeams seams)
 
 void ResetCommand::Bind(CLI::App& parent) {
   command_ = parent.add_subcommand(
-      "reset", "Performs a best effort revert of changes made to this host by 'kkadm init' or 'kkadm join'");
+      "reset",
+      "Performs a best effort revert of changes made to this host by 'kkadm init' or 'kkadm join'");
   command_->description(
-      "Performs a best effort revert of changes made to this host by 'kkadm init' or 'kkadm join'.\n"
+      "Performs a best effort revert of changes made to this host by 'kkadm init' or 'kkadm "
+      "join'.\n"
       "Whatever cannot be undone is listed at the end, and the exit code is then 1.\n"
       "Phases can be run alone with 'kkadm reset phase <name>' and left out with --skip-phases.");
   workflow::BindOptions options;
   options.use = "reset";
   options.on_done = [this](const Status& s, const std::string& phase) { Done(s, phase); };
-  options.resolve_skip_phases = [this](const std::vector<std::string>& flag) { return ResolveSkipPhases(flag); };
+  options.resolve_skip_phases = [this](const std::vector<std::string>& flag) {
+    return ResolveSkipPhases(flag);
+  };
   if (Status s = workflow::BindToCommand(*command_, runner_, flags_, std::move(options)); !s.ok()) {
     context_.status = s;
   }
@@ -105,7 +110,8 @@ Status ResetCommand::MakeResetData() {
   FetchClusterConfiguration();
   // kubeadm: --cert-dir, else ResetConfiguration.certificatesDir, else the cluster's.
   data_.cert_dir = data_.cfg.certificates_dir;
-  if (!options_.flags.cert_dir && data_.cluster && data_.cfg.certificates_dir == "/etc/kubernetes/pki") {
+  if (!options_.flags.cert_dir && data_.cluster &&
+      data_.cfg.certificates_dir == "/etc/kubernetes/pki") {
     data_.cert_dir = data_.cluster->certificates_dir;
   }
   return Status();
@@ -128,30 +134,38 @@ Status ResetCommand::MakeSeams() {
   data_.terminal = seams_.terminal.get();
   data_.mounter = mounter_ ? mounter_.get() : real_mounter_.get();
   data_.remover = remover_.get();
-  data_.etcd_client = [](util::EtcdClientConfig config) { return std::make_unique<util::EtcdClient>(std::move(config)); };
+  data_.etcd_client = [](util::EtcdClientConfig config) {
+    return std::make_unique<util::EtcdClient>(std::move(config));
+  };
   return Status();
 }
 
 void ResetCommand::FetchClusterConfiguration() {
   util::FileSystem& fs = data_.fs();
   if (!fs.Exists(options_.kubeconfig_path)) {
-    spdlog::debug("[reset] Could not obtain a client set from the kubeconfig file: {}", options_.kubeconfig_path);
+    spdlog::debug("[reset] Could not obtain a client set from the kubeconfig file: {}",
+                  options_.kubeconfig_path);
     return;
   }
   printer_.Line("reset", "Reading configuration from the cluster...");
-  printer_.Line("reset", "FYI: You can look at this config file with 'kubectl -n kube-system get cm kubeadm-config -o yaml'");
-  auto client = NewKubeClientFromKubeconfig(fs, options_.kubeconfig_path, data_.host->clock, kApiRetryTimeout,
-                                            kApiRequestTimeout);
+  printer_.Line("reset",
+                "FYI: You can look at this config file with 'kubectl -n kube-system get cm "
+                "kubeadm-config -o yaml'");
+  auto client = NewKubeClientFromKubeconfig(fs, options_.kubeconfig_path, data_.host->clock,
+                                            kApiRetryTimeout, kApiRequestTimeout);
   Result<config::ClusterConfiguration> cluster =
-      client ? phases::reset::FetchClusterConfiguration(**client) : Result<config::ClusterConfiguration>(client.error());
+      client ? phases::reset::FetchClusterConfiguration(**client)
+             : Result<config::ClusterConfiguration>(client.error());
   if (!cluster) {
-    spdlog::warn("[reset] Unable to fetch the kubeadm-config ConfigMap from cluster: {}", cluster.error().message());
+    spdlog::warn("[reset] Unable to fetch the kubeadm-config ConfigMap from cluster: {}",
+                 cluster.error().message());
     return;
   }
   data_.cluster = std::move(*cluster);
 }
 
-Result<std::vector<std::string>> ResetCommand::ResolveSkipPhases(const std::vector<std::string>& flag) {
+Result<std::vector<std::string>> ResetCommand::ResolveSkipPhases(
+    const std::vector<std::string>& flag) {
   // kubeadm: the flag wins; without it, ResetConfiguration.skipPhases applies.
   if (!flag.empty()) return flag;
   return data_.cfg.skip_phases;
@@ -159,7 +173,8 @@ Result<std::vector<std::string>> ResetCommand::ResolveSkipPhases(const std::vect
 
 void ResetCommand::Done(const Status& status, const std::string& failed_phase) {
   if (host_ && !host_->dry_run_dir().empty() && std::getenv("KKADM_RESET_DRYRUN_DIR") == nullptr) {
-    ::rmdir(host_->dry_run_dir().c_str());  // reset writes nothing there; only an empty directory goes
+    ::rmdir(
+        host_->dry_run_dir().c_str());  // reset writes nothing there; only an empty directory goes
   }
   if (!status.ok()) {
     context_.status = status;
@@ -174,7 +189,8 @@ void ResetCommand::Done(const Status& status, const std::string& failed_phase) {
   printer_.Raw(phases::reset::LeftBehindReport(data_.left_behind));
   printer_.stream().flush();
   context_.status = FailedPrecondition(
-      fmt::format("reset is incomplete: {} item(s) could not be cleaned up (listed above)", data_.left_behind.size()));
+      fmt::format("reset is incomplete: {} item(s) could not be cleaned up (listed above)",
+                  data_.left_behind.size()));
   context_.exit_code = kExitError;
 }
 

@@ -15,7 +15,8 @@
 
 namespace kkadm::cmd {
 
-// The seams reset uses besides the Host; the command builds real ones unless a test hands in others.
+// The seams reset uses besides the Host; the command builds real ones unless a test hands in
+// others.
 struct ResetSeams {
   std::unique_ptr<util::Machine> machine;
   std::unique_ptr<util::Terminal> terminal;

@@ -1,13 +1,13 @@
 // RealMounter and DryRunMounter: /proc/self/mountinfo, umount2(2).
 #include "app/util/mounter_real.h"
 
+#include <fmt/format.h>
 #include <sys/mount.h>
 
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 
@@ -23,7 +23,8 @@ std::string DecodeOctalEscapes(std::string_view field) {
       bool octal = true;
       for (int k = 0; k < 3; ++k) octal = octal && digits[k] >= '0' && digits[k] <= '7';
       if (octal) {
-        out.push_back(static_cast<char>((digits[0] - '0') * 64 + (digits[1] - '0') * 8 + (digits[2] - '0')));
+        out.push_back(
+            static_cast<char>((digits[0] - '0') * 64 + (digits[1] - '0') * 8 + (digits[2] - '0')));
         i += 3;
         continue;
       }
@@ -38,11 +39,16 @@ std::string DecodeOctalEscapes(std::string_view field) {
 Result<int> UnmountFlagsFor(const std::vector<std::string>& extra_flags) {
   int flags = MNT_DETACH | UMOUNT_NOFOLLOW;
   for (const std::string& name : extra_flags) {
-    if (name == "MNT_FORCE") flags |= MNT_FORCE;
-    else if (name == "MNT_DETACH") flags |= MNT_DETACH;
-    else if (name == "UMOUNT_NOFOLLOW") flags |= UMOUNT_NOFOLLOW;
-    else if (name == "MNT_EXPIRE") flags |= MNT_EXPIRE;
-    else return InvalidArgument(fmt::format("unmountFlags: unknown flag \"{}\"", name));
+    if (name == "MNT_FORCE")
+      flags |= MNT_FORCE;
+    else if (name == "MNT_DETACH")
+      flags |= MNT_DETACH;
+    else if (name == "UMOUNT_NOFOLLOW")
+      flags |= UMOUNT_NOFOLLOW;
+    else if (name == "MNT_EXPIRE")
+      flags |= MNT_EXPIRE;
+    else
+      return InvalidArgument(fmt::format("unmountFlags: unknown flag \"{}\"", name));
   }
   // The kernel refuses MNT_EXPIRE together with MNT_DETACH or MNT_FORCE.
   if ((flags & MNT_EXPIRE) != 0) flags &= ~(MNT_DETACH | MNT_FORCE);
@@ -63,13 +69,15 @@ std::vector<std::string> ParseMountInfo(std::string_view mountinfo) {
   return points;
 }
 
-std::vector<std::string> MountPointsBelow(const std::vector<std::string>& mount_points, const std::string& dir) {
+std::vector<std::string> MountPointsBelow(const std::vector<std::string>& mount_points,
+                                          const std::string& dir) {
   std::string prefix = dir;
   while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
   prefix += '/';
   std::vector<std::string> below;
   for (auto it = mount_points.rbegin(); it != mount_points.rend(); ++it) {
-    if (it->size() > prefix.size() && it->compare(0, prefix.size(), prefix) == 0) below.push_back(*it);
+    if (it->size() > prefix.size() && it->compare(0, prefix.size(), prefix) == 0)
+      below.push_back(*it);
   }
   return below;
 }
@@ -86,7 +94,9 @@ std::string RealMounter::HostPath(const std::string& node_path) const { return r
 
 Result<std::vector<std::string>> RealMounter::MountPointsUnder(const std::string& dir) {
   std::ifstream file("/proc/self/mountinfo");
-  if (!file) return FailedPrecondition(fmt::format("reading /proc/self/mountinfo: {}", std::strerror(errno)));
+  if (!file)
+    return FailedPrecondition(
+        fmt::format("reading /proc/self/mountinfo: {}", std::strerror(errno)));
   std::ostringstream text;
   text << file.rdbuf();
   std::vector<std::string> node_paths;
@@ -107,7 +117,8 @@ Result<std::vector<std::string>> DryRunMounter::MountPointsUnder(const std::stri
   return real_.MountPointsUnder(dir);
 }
 
-Status DryRunMounter::Unmount(const std::string& path, const std::vector<std::string>& extra_flags) {
+Status DryRunMounter::Unmount(const std::string& path,
+                              const std::vector<std::string>& extra_flags) {
   Result<int> flags = UnmountFlagsFor(extra_flags);
   if (!flags) return flags.error();
   printer_.Line("dryrun", fmt::format("Would unmount \"{}\"", path));

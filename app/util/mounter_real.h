@@ -43,6 +43,7 @@ class DryRunMounter final : public Mounter {
 std::vector<std::string> ParseMountInfo(std::string_view mountinfo);
 
 // The entries of `mount_points` strictly below the host directory `dir`, last first.
-std::vector<std::string> MountPointsBelow(const std::vector<std::string>& mount_points, const std::string& dir);
+std::vector<std::string> MountPointsBelow(const std::vector<std::string>& mount_points,
+                                          const std::string& dir);
 
 }  // namespace kkadm::util

@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -11,7 +12,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <fmt/format.h>
 #include <optional>
 #include <utility>
 
@@ -63,8 +63,8 @@ bool SameMount(const MountIdentity& a, const MountIdentity& b) {
 // `name` relative to `dir`, not following a final link; "" with AT_EMPTY_PATH means `dir` itself.
 std::optional<MountIdentity> IdentityAt(int dir, const char* name, int flags) {
   struct statx stx {};
-  if (::statx(dir, name, flags | AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, STATX_BASIC_STATS | STATX_MNT_ID,
-              &stx) != 0) {
+  if (::statx(dir, name, flags | AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT,
+              STATX_BASIC_STATS | STATX_MNT_ID, &stx) != 0) {
     return std::nullopt;
   }
   MountIdentity id;
@@ -105,7 +105,8 @@ std::string WhyNotADirectory(int dir, const std::string& name, int err) {
       char target[4096];
       ssize_t n = ::readlinkat(dir, name.c_str(), target, sizeof target - 1);
       std::string to = n >= 0 ? std::string(target, static_cast<std::size_t>(n)) : "?";
-      return fmt::format("is a symbolic link (to {}); not followed, so nothing behind it was deleted", to);
+      return fmt::format(
+          "is a symbolic link (to {}); not followed, so nothing behind it was deleted", to);
     }
     if (!S_ISDIR(st.st_mode)) return "is not a directory; left as it is";
   }
@@ -119,21 +120,26 @@ struct OpenResult {
   std::optional<RemovalFailure> failure;
 };
 
-OpenResult OpenNoFollow(const std::string& root, const std::vector<std::string>& names, std::size_t count) {
+OpenResult OpenNoFollow(const std::string& root, const std::vector<std::string>& names,
+                        std::size_t count) {
   OpenResult result;
   result.fd = Fd(::open(root.empty() ? "/" : root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!result.fd.ok()) {
-    result.failure = RemovalFailure{"/", fmt::format("could not open the root {}: {}", root, std::strerror(errno))};
+    result.failure = RemovalFailure{
+        "/", fmt::format("could not open the root {}: {}", root, std::strerror(errno))};
     return result;
   }
   std::string path = "/";
   for (std::size_t i = 0; i < count; ++i) {
     path = JoinNode(path, names[i]);
-    Fd next(::openat(result.fd.get(), names[i].c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    Fd next(::openat(result.fd.get(), names[i].c_str(),
+                     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (!next.ok()) {
       int err = errno;
-      if (err == ENOENT) result.missing = true;
-      else result.failure = RemovalFailure{path, WhyNotADirectory(result.fd.get(), names[i], err)};
+      if (err == ENOENT)
+        result.missing = true;
+      else
+        result.failure = RemovalFailure{path, WhyNotADirectory(result.fd.get(), names[i], err)};
       result.fd.Reset();
       return result;
     }
@@ -165,8 +171,8 @@ bool ListNames(int dir, std::vector<std::string>& names) {
   return err == 0;
 }
 
-bool RemoveEntry(int parent, const std::string& name, const MountIdentity& mount, const std::string& path,
-                 Failures& out);
+bool RemoveEntry(int parent, const std::string& name, const MountIdentity& mount,
+                 const std::string& path, Failures& out);
 
 // Removes every entry of the open directory `dir`; true when all are gone.
 bool RemoveChildren(int dir, const MountIdentity& mount, const std::string& path, Failures& out) {
@@ -176,13 +182,14 @@ bool RemoveChildren(int dir, const MountIdentity& mount, const std::string& path
     return false;
   }
   bool all = true;
-  for (const std::string& name : names) all = RemoveEntry(dir, name, mount, JoinNode(path, name), out) && all;
+  for (const std::string& name : names)
+    all = RemoveEntry(dir, name, mount, JoinNode(path, name), out) && all;
   return all;
 }
 
 // Removes a directory `name` of `parent` that fstatat described as `st`.
-bool RemoveDirectory(int parent, const std::string& name, const struct stat& st, const MountIdentity& mount,
-                     const std::string& path, Failures& out) {
+bool RemoveDirectory(int parent, const std::string& name, const struct stat& st,
+                     const MountIdentity& mount, const std::string& path, Failures& out) {
   Fd dir(::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!dir.ok()) {
     if (errno == ENOENT) return true;
@@ -192,7 +199,8 @@ bool RemoveDirectory(int parent, const std::string& name, const struct stat& st,
   // Between fstatat and openat the name may have been replaced: only the directory that was
   // inspected is emptied.
   struct stat opened {};
-  if (::fstat(dir.get(), &opened) != 0 || opened.st_dev != st.st_dev || opened.st_ino != st.st_ino) {
+  if (::fstat(dir.get(), &opened) != 0 || opened.st_dev != st.st_dev ||
+      opened.st_ino != st.st_ino) {
     out.push_back({path, "changed while it was being removed; left as it is"});
     return false;
   }
@@ -204,8 +212,8 @@ bool RemoveDirectory(int parent, const std::string& name, const struct stat& st,
   return false;
 }
 
-bool RemoveEntry(int parent, const std::string& name, const MountIdentity& mount, const std::string& path,
-                 Failures& out) {
+bool RemoveEntry(int parent, const std::string& name, const MountIdentity& mount,
+                 const std::string& path, Failures& out) {
   struct stat st {};
   if (::fstatat(parent, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno == ENOENT) return true;
@@ -238,7 +246,8 @@ RealTreeRemover::RealTreeRemover(std::string root) : root_(std::move(root)) {
 std::vector<RemovalFailure> RealTreeRemover::CleanDirectory(const std::string& dir) {
   std::optional<std::vector<std::string>> names = Components(dir);
   // "/", "/etc", "/var": a typo in --cert-dir or etcd.local.dataDir must not empty a system.
-  if (!names || names->size() < 2) return {{dir, "refusing to delete the contents of a top-level directory"}};
+  if (!names || names->size() < 2)
+    return {{dir, "refusing to delete the contents of a top-level directory"}};
   OpenResult opened = OpenNoFollow(root_, *names, names->size());
   if (opened.missing) return {};
   if (opened.failure) return {*opened.failure};

@@ -28,7 +28,9 @@ using ::testing::Not;
 // Points the init system at nothing for one test, so no real systemd is ever asked to stop a unit.
 class NoSystemBus {
  public:
-  NoSystemBus() { ::setenv("KKADM_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/kkadm-test-bus", 1); }
+  NoSystemBus() {
+    ::setenv("KKADM_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/kkadm-test-bus", 1);
+  }
   ~NoSystemBus() { ::unsetenv("KKADM_SYSTEM_BUS_ADDRESS"); }
 };
 
@@ -42,9 +44,10 @@ struct ResetRun {
 class ResetCommandTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* file : {"/etc/kubernetes/manifests/kube-apiserver.yaml", "/etc/kubernetes/pki/ca.key",
-                             "/var/lib/kubelet/config.yaml", "/etc/kubernetes/admin.conf.bak",
-                             "/etc/kubernetes/kubelet.conf", "/var/lib/etcd/member/snap/db"}) {
+    for (const char* file :
+         {"/etc/kubernetes/manifests/kube-apiserver.yaml", "/etc/kubernetes/pki/ca.key",
+          "/var/lib/kubelet/config.yaml", "/etc/kubernetes/admin.conf.bak",
+          "/etc/kubernetes/kubelet.conf", "/var/lib/etcd/member/snap/db"}) {
       Write(file, "content");
     }
   }
@@ -53,9 +56,12 @@ class ResetCommandTest : public ::testing::Test {
     std::ofstream(Root() + node_path) << text;
   }
   std::string Root() const { return dir_.path() + "/root"; }
-  bool Exists(const std::string& node_path) const { return fs::exists(fs::symlink_status(Root() + node_path)); }
+  bool Exists(const std::string& node_path) const {
+    return fs::exists(fs::symlink_status(Root() + node_path));
+  }
 
-  ResetRun Reset(std::vector<std::string> args, bool terminal = true, std::vector<std::string> answers = {}) {
+  ResetRun Reset(std::vector<std::string> args, bool terminal = true,
+                 std::vector<std::string> answers = {}) {
     std::ostringstream out, err;
     CommandContext context(out, err);
     CLI::App app("test", "kkadm");
@@ -101,8 +107,9 @@ TEST_F(ResetCommandTest, HelpListsThePhases) {
   reset.Bind(app);
   std::string help = app.get_subcommand("reset")->help();
   EXPECT_THAT(help, HasSubstr("The \"reset\" command executes the following phases:"));
-  for (const char* phase : {"preflight", "remove-etcd-member", "cleanup-node", "--cleanup-cni", "--force",
-                            "--cert-dir", "--cleanup-tmp-dir", "--kubeconfig", "--cri-socket", "--skip-phases"}) {
+  for (const char* phase :
+       {"preflight", "remove-etcd-member", "cleanup-node", "--cleanup-cni", "--force", "--cert-dir",
+        "--cleanup-tmp-dir", "--kubeconfig", "--cri-socket", "--skip-phases"}) {
     EXPECT_THAT(help, HasSubstr(phase));
   }
 }
@@ -128,11 +135,12 @@ TEST_F(ResetCommandTest, DryRunChangesNothingAndSaysWhatItWouldDo) {
   ResetRun run = Reset({"--dry-run"}, /*terminal=*/false);
   ASSERT_TRUE(run.status.ok()) << run.status.message() << "\n" << run.out;
   EXPECT_THAT(run.out, HasSubstr("[dryrun] Would stop the kubelet service"));
-  EXPECT_THAT(run.out, HasSubstr("[reset] Would delete contents of the etcd data directory: /var/lib/etcd"));
+  EXPECT_THAT(run.out,
+              HasSubstr("[reset] Would delete contents of the etcd data directory: /var/lib/etcd"));
   EXPECT_THAT(run.out, HasSubstr("[reset] Would delete files: [/etc/kubernetes/admin.conf"));
   EXPECT_THAT(run.out, HasSubstr("The reset process does not clean CNI configuration."));
-  for (const char* file : {"/etc/kubernetes/pki/ca.key", "/etc/kubernetes/kubelet.conf", "/var/lib/etcd/member/snap/db",
-                           "/var/lib/kubelet/config.yaml"}) {
+  for (const char* file : {"/etc/kubernetes/pki/ca.key", "/etc/kubernetes/kubelet.conf",
+                           "/var/lib/etcd/member/snap/db", "/var/lib/kubelet/config.yaml"}) {
     EXPECT_TRUE(Exists(file)) << file;
   }
 }
@@ -149,7 +157,8 @@ TEST_F(ResetCommandTest, ResetWithoutSystemdListsTheKubeletAndExitsOne) {
   EXPECT_THAT(run.out, Not(HasSubstr("CNI")));
   // The list is the very end of the output.
   EXPECT_THAT(run.out, HasSubstr("\tkubelet.service: could not be stopped"));
-  const std::string last = "[reset] Fix these and run 'kkadm reset' again: it only does what is still left to do.\n";
+  const std::string last =
+      "[reset] Fix these and run 'kkadm reset' again: it only does what is still left to do.\n";
   ASSERT_GE(run.out.size(), last.size());
   EXPECT_EQ(run.out.substr(run.out.size() - last.size()), last);
   EXPECT_LT(run.out.find("Please, check the contents of the $HOME/.kube/config file."),
@@ -159,7 +168,8 @@ TEST_F(ResetCommandTest, ResetWithoutSystemdListsTheKubeletAndExitsOne) {
 TEST_F(ResetCommandTest, ADeadApiServerDoesNotHoldResetUp) {
   NoSystemBus no_bus;
   Write("/etc/kubernetes/admin.conf",
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: k\n  cluster:\n    server: https://127.0.0.1:1\n"
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: k\n  cluster:\n    server: "
+        "https://127.0.0.1:1\n"
         "contexts:\n- name: k\n  context:\n    cluster: k\n    user: u\ncurrent-context: k\n"
         "users:\n- name: u\n  user:\n    token: abc\n");
   auto start = std::chrono::steady_clock::now();
@@ -182,7 +192,8 @@ TEST_F(ResetCommandTest, BadInputIsRefusedBeforeAnything) {
     std::vector<std::string> args;
     std::string fragment;
   };
-  std::string unmount = WriteConfig("apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\nunmountFlags: [MNT_LAZY]\n");
+  std::string unmount = WriteConfig(
+      "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ResetConfiguration\nunmountFlags: [MNT_LAZY]\n");
   std::vector<Case> cases = {
       {{"--skip-phases=no-such-phase", "--force"}, "invalid phase name: no-such-phase"},
       {{"--ignore-preflight-errors=no-such-check", "--force"}, "no-such-check"},

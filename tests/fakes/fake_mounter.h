@@ -13,10 +13,10 @@ namespace kkadm::testing {
 
 class FakeMounter final : public util::Mounter {
  public:
-  std::vector<std::string> mounts;          // node mount points, in mount order
-  std::map<std::string, Status> fail;       // Unmount(path) returns this and keeps the mount
-  Status list_error;                        // when set, MountPointsUnder fails with it
-  std::vector<std::string> unmounted;       // "path FLAG,FLAG" in call order
+  std::vector<std::string> mounts;     // node mount points, in mount order
+  std::map<std::string, Status> fail;  // Unmount(path) returns this and keeps the mount
+  Status list_error;                   // when set, MountPointsUnder fails with it
+  std::vector<std::string> unmounted;  // "path FLAG,FLAG" in call order
 
   Result<std::vector<std::string>> MountPointsUnder(const std::string& dir) override {
     if (!list_error.ok()) return list_error;

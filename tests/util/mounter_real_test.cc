@@ -2,10 +2,9 @@
 // dry-run mounter. (Real unmounting is in tests/e2e/reset_safety_test.sh, inside `unshare -m`.)
 #include "app/util/mounter_real.h"
 
-#include <sys/mount.h>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 
 #include <sstream>
 
@@ -29,7 +28,8 @@ constexpr const char* kMountInfo =
 
 TEST(ParseMountInfoTest, MountPointsInOrderWithEscapesDecoded) {
   EXPECT_THAT(ParseMountInfo(kMountInfo),
-              ElementsAre("/", "/var/lib/kubelet", "/var/lib/kubelet/pods/a/volumes/kubernetes.io~secret/token",
+              ElementsAre("/", "/var/lib/kubelet",
+                          "/var/lib/kubelet/pods/a/volumes/kubernetes.io~secret/token",
                           "/var/lib/kubelet2/pods/x", "/var/lib/kubelet/pods/with space",
                           "/var/lib/kubelet/pods/a/volumes/kubernetes.io~secret/token"));
 }

@@ -107,9 +107,11 @@ TEST_F(TreeRemoverTest, LinkedParentIsReportedNotFollowed) {
 TEST_F(TreeRemoverTest, RemovePathRemovesFilesLinksAndTrees) {
   Write(Root() + "/etc/kubernetes/admin.conf", "a");
   fs::create_symlink(Outside() + "/secret", Root() + "/etc/kubernetes/kubelet.conf");
-  Write(Root() + "/etc/kubernetes/scheduler.conf/odd/file", "a directory where a file was expected");
+  Write(Root() + "/etc/kubernetes/scheduler.conf/odd/file",
+        "a directory where a file was expected");
   RealTreeRemover remover(Root());
-  for (const char* path : {"/etc/kubernetes/admin.conf", "/etc/kubernetes/kubelet.conf", "/etc/kubernetes/scheduler.conf"}) {
+  for (const char* path : {"/etc/kubernetes/admin.conf", "/etc/kubernetes/kubelet.conf",
+                           "/etc/kubernetes/scheduler.conf"}) {
     EXPECT_THAT(remover.RemovePath(path), IsEmpty()) << path;
     EXPECT_FALSE(fs::exists(fs::symlink_status(Root() + path))) << path;
   }

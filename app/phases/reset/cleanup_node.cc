@@ -1,9 +1,9 @@
 // cleanup-node: kubelet, mounts, directories and kubeconfig files.
 #include "app/phases/reset/cleanup_node.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <fmt/format.h>
 #include <map>
 
 namespace kkadm::phases::reset {
@@ -21,13 +21,14 @@ void AddFailures(ResetData& data, const std::vector<util::RemovalFailure>& failu
 bool NoMountsLeft(ResetData& data, const std::map<std::string, std::string>& errors) {
   Result<std::vector<std::string>> left = data.mounter->MountPointsUnder(data.kubelet_dir);
   if (!left) {
-    data.LeaveBehind(data.kubelet_dir, "its mounts could not be listed again: " + left.error().message());
+    data.LeaveBehind(data.kubelet_dir,
+                     "its mounts could not be listed again: " + left.error().message());
     return false;
   }
   for (const std::string& mount : *left) {
     auto error = errors.find(mount);
     data.LeaveBehind(mount, error != errors.end() ? "could not be unmounted: " + error->second
-                                                             : "is still mounted");
+                                                  : "is still mounted");
   }
   return left->empty();
 }
@@ -49,19 +50,22 @@ void StopKubelet(ResetData& data) {
     spdlog::info("[reset] The kubelet service is not installed: {}", stopped.message());
     return;
   }
-  spdlog::warn("[reset] The kubelet service could not be stopped by kkadm: [{}]", stopped.message());
+  spdlog::warn("[reset] The kubelet service could not be stopped by kkadm: [{}]",
+               stopped.message());
   spdlog::warn("[reset] Please ensure kubelet is stopped manually");
   data.LeaveBehind(kKubeletUnit, "could not be stopped: " + stopped.message() +
-                                                "; stop it by hand ('systemctl stop kubelet')");
+                                     "; stop it by hand ('systemctl stop kubelet')");
 }
 
 bool UnmountKubeletDir(ResetData& data) {
-  data.printer().Line("reset", fmt::format("{} mounted directories in \"{}\"",
-                                           data.dry_run ? "Would unmount" : "Unmounting", data.kubelet_dir));
+  data.printer().Line("reset",
+                      fmt::format("{} mounted directories in \"{}\"",
+                                  data.dry_run ? "Would unmount" : "Unmounting", data.kubelet_dir));
   Result<std::vector<std::string>> mounts = data.mounter->MountPointsUnder(data.kubelet_dir);
   bool ok = mounts.has_value();
   if (!mounts) {
-    data.LeaveBehind(data.kubelet_dir, "its mounts could not be listed: " + mounts.error().message());
+    data.LeaveBehind(data.kubelet_dir,
+                     "its mounts could not be listed: " + mounts.error().message());
   }
   std::map<std::string, std::string> errors;
   for (const std::string& mount : mounts ? *mounts : std::vector<std::string>{}) {
@@ -72,8 +76,9 @@ bool UnmountKubeletDir(ResetData& data) {
   }
   if (ok && !data.dry_run) ok = NoMountsLeft(data, errors);
   if (!ok) {
-    data.LeaveBehind(data.kubelet_dir, "contents not deleted: a mount below it is still mounted, and "
-                                                  "deleting through it would delete what it shows");
+    data.LeaveBehind(data.kubelet_dir,
+                     "contents not deleted: a mount below it is still mounted, and "
+                     "deleting through it would delete what it shows");
   }
   return ok;
 }
@@ -89,8 +94,8 @@ std::vector<std::string> DirectoriesToClean(const ResetData& data, bool kubelet_
 
 std::vector<std::string> FilesToDelete(const ResetData& data) {
   std::vector<std::string> files;
-  for (const char* name : {"admin.conf", "super-admin.conf", "kubelet.conf", "bootstrap-kubelet.conf",
-                           "controller-manager.conf", "scheduler.conf"}) {
+  for (const char* name : {"admin.conf", "super-admin.conf", "kubelet.conf",
+                           "bootstrap-kubelet.conf", "controller-manager.conf", "scheduler.conf"}) {
     files.push_back(data.kubeconfig_dir + "/" + name);
   }
   return files;
@@ -102,12 +107,15 @@ Status RunCleanupNode(ResetData& data) {
   bool unmounted = UnmountKubeletDir(data);
   // etcd ran until the kubelet stopped: what it wrote after remove-etcd-member emptied its data
   // directory (or a restarted etcd's fresh member directory) goes too.
-  if (!data.etcd_data_dir.empty()) AddFailures(data, data.remover->CleanDirectory(data.etcd_data_dir));
+  if (!data.etcd_data_dir.empty())
+    AddFailures(data, data.remover->CleanDirectory(data.etcd_data_dir));
   if (data.cert_dir != kDefaultCertDir) {
-    spdlog::warn("[reset] WARNING: Cleaning a non-default certificates directory: \"{}\"", data.cert_dir);
+    spdlog::warn("[reset] WARNING: Cleaning a non-default certificates directory: \"{}\"",
+                 data.cert_dir);
   }
   const std::vector<std::string> dirs = DirectoriesToClean(data, unmounted);
-  out.Line("reset", (data.dry_run ? "Would delete contents of directories: " : "Deleting contents of directories: ") +
+  out.Line("reset", (data.dry_run ? "Would delete contents of directories: "
+                                  : "Deleting contents of directories: ") +
                         GoList(dirs));
   for (const std::string& dir : dirs) AddFailures(data, data.remover->CleanDirectory(dir));
   const std::vector<std::string> files = FilesToDelete(data);

@@ -11,7 +11,8 @@ workflow::Phase NewCleanupNodePhase(ResetData& data) {
   phase.aliases = {"cleanupnode"};
   phase.description = "Run cleanup node.";
   phase.run = [&data] { return reset::RunCleanupNode(data); };
-  phase.inherit_flags = {"config", "cert-dir", "cri-socket", "cleanup-tmp-dir", "cleanup-cni", "dry-run"};
+  phase.inherit_flags = {"config",          "cert-dir",    "cri-socket",
+                         "cleanup-tmp-dir", "cleanup-cni", "dry-run"};
   return phase;
 }
 

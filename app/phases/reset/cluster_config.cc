@@ -14,12 +14,15 @@ Result<config::ClusterConfiguration> FetchClusterConfiguration(util::KubeClient&
   const nlohmann::json data = config_map->value("data", nlohmann::json::object());
   auto text = data.find("ClusterConfiguration");
   if (text == data.end() || !text->is_string()) {
-    return NotFound("unexpected error when reading kubeadm-config ConfigMap: ClusterConfiguration key value pair missing");
+    return NotFound(
+        "unexpected error when reading kubeadm-config ConfigMap: ClusterConfiguration key value "
+        "pair missing");
   }
   config::ConfigSource source{"ConfigMap kube-system/kubeadm-config", text->get<std::string>()};
   Result<config::LoadedDocuments> docs = config::LoadDocuments(source, /*strict=*/false);
   if (!docs) return docs.error();
-  if (!docs->cluster) return NotFound("ConfigMap kube-system/kubeadm-config holds no ClusterConfiguration");
+  if (!docs->cluster)
+    return NotFound("ConfigMap kube-system/kubeadm-config holds no ClusterConfiguration");
   config::ClusterConfiguration cluster = std::move(docs->cluster->cfg);
   config::SetClusterDefaults(cluster);
   return cluster;

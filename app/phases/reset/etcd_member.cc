@@ -1,10 +1,10 @@
 // remove-etcd-member: etcd.yaml facts, the member removal, the data directory.
 #include "app/phases/reset/etcd_member.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <fmt/format.h>
 #include <optional>
 
 #include "app/util/kube_yaml.h"
@@ -43,7 +43,8 @@ std::string Parent(const std::string& path) {
 }
 
 void AddUnique(std::vector<std::string>& list, const std::string& value) {
-  if (!value.empty() && std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
+  if (!value.empty() && std::find(list.begin(), list.end(), value) == list.end())
+    list.push_back(value);
 }
 
 // The other members' client URLs, guessed from their --initial-cluster peer URLs (":2380").
@@ -62,7 +63,8 @@ void AddPeersAsClients(const std::string& initial_cluster, const std::string& ow
 
 std::vector<std::string> Command(const nlohmann::json& pod) {
   std::vector<std::string> command;
-  const nlohmann::json containers = pod.value("spec", nlohmann::json::object()).value("containers", nlohmann::json::array());
+  const nlohmann::json containers =
+      pod.value("spec", nlohmann::json::object()).value("containers", nlohmann::json::array());
   if (!containers.is_array() || containers.empty() || !containers[0].is_object()) return command;
   for (const char* key : {"command", "args"}) {
     for (const auto& arg : containers[0].value(key, nlohmann::json::array())) {
@@ -73,7 +75,8 @@ std::vector<std::string> Command(const nlohmann::json& pod) {
 }
 
 std::string DataVolumePath(const nlohmann::json& pod) {
-  const nlohmann::json volumes = pod.value("spec", nlohmann::json::object()).value("volumes", nlohmann::json::array());
+  const nlohmann::json volumes =
+      pod.value("spec", nlohmann::json::object()).value("volumes", nlohmann::json::array());
   if (!volumes.is_array()) return "";
   for (const auto& volume : volumes) {
     if (volume.is_object() && volume.value("name", "") == kEtcdDataVolume) {
@@ -97,7 +100,8 @@ Result<EtcdManifestFacts> ParseEtcdManifest(std::string_view yaml) {
     std::vector<std::string> peers = SplitCommas(Flag(command, "initial-advertise-peer-urls"));
     if (!peers.empty()) facts.peer_url = peers.front();
     for (const char* flag : {"advertise-client-urls", "listen-client-urls"}) {
-      for (const std::string& url : SplitCommas(Flag(command, flag))) AddUnique(facts.client_urls, url);
+      for (const std::string& url : SplitCommas(Flag(command, flag)))
+        AddUnique(facts.client_urls, url);
     }
     AddPeersAsClients(Flag(command, "initial-cluster"), facts.peer_url, facts.client_urls);
     std::string ca = Flag(command, "trusted-ca-file");
@@ -105,8 +109,10 @@ Result<EtcdManifestFacts> ParseEtcdManifest(std::string_view yaml) {
   } catch (const nlohmann::json::exception& e) {
     return InvalidArgument(std::string("unexpected Pod structure: ") + e.what());
   }
-  if (facts.data_dir.empty()) return InvalidArgument("invalid etcd pod manifest: no hostPath volume \"etcd-data\"");
-  if (facts.peer_url.empty()) return InvalidArgument("invalid etcd pod manifest: no --initial-advertise-peer-urls");
+  if (facts.data_dir.empty())
+    return InvalidArgument("invalid etcd pod manifest: no hostPath volume \"etcd-data\"");
+  if (facts.peer_url.empty())
+    return InvalidArgument("invalid etcd pod manifest: no --initial-advertise-peer-urls");
   return facts;
 }
 
@@ -152,21 +158,29 @@ void RemoveMember(ResetData& data, const EtcdManifestFacts& facts) {
   }
   const std::string what = "etcd member " + facts.peer_url;
   Result<util::EtcdClientConfig> config = ClientConfig(data, facts);
-  Result<MemberRemoval> removal = config ? RemoveEtcdMember(*data.etcd_client(*config), facts.peer_url)
-                                         : Result<MemberRemoval>(config.error());
+  Result<MemberRemoval> removal = config
+                                      ? RemoveEtcdMember(*data.etcd_client(*config), facts.peer_url)
+                                      : Result<MemberRemoval>(config.error());
   if (!removal) {
-    spdlog::warn("[reset] Failed to remove etcd member: {}, please manually remove this etcd member using etcdctl",
-                 removal.error().message());
+    spdlog::warn(
+        "[reset] Failed to remove etcd member: {}, please manually remove this etcd member using "
+        "etcdctl",
+        removal.error().message());
     data.LeaveBehind(what, "not removed from the etcd cluster: " + removal.error().message() +
-                                          "; remove it with 'etcdctl member remove'");
+                               "; remove it with 'etcdctl member remove'");
     return;
   }
   switch (*removal) {
-    case MemberRemoval::kRemoved: spdlog::info("[etcd] Removed etcd member {}", facts.peer_url); break;
-    case MemberRemoval::kOnlyMember:
-      spdlog::info("[etcd] This is the only remaining etcd member in the etcd cluster, skip removing it");
+    case MemberRemoval::kRemoved:
+      spdlog::info("[etcd] Removed etcd member {}", facts.peer_url);
       break;
-    case MemberRemoval::kNotAMember: spdlog::info("[etcd] No etcd member has peer URL {}", facts.peer_url); break;
+    case MemberRemoval::kOnlyMember:
+      spdlog::info(
+          "[etcd] This is the only remaining etcd member in the etcd cluster, skip removing it");
+      break;
+    case MemberRemoval::kNotAMember:
+      spdlog::info("[etcd] No etcd member has peer URL {}", facts.peer_url);
+      break;
   }
 }
 
@@ -201,11 +215,13 @@ Status RunRemoveEtcdMember(ResetData& data) {
   Result<std::string> text = data.fs().ReadFile(manifest);
   std::optional<EtcdManifestFacts> facts;
   if (text || text.error().code() != StatusCode::kNotFound) {
-    Result<EtcdManifestFacts> parsed = text ? ParseEtcdManifest(*text) : Result<EtcdManifestFacts>(text.error());
+    Result<EtcdManifestFacts> parsed =
+        text ? ParseEtcdManifest(*text) : Result<EtcdManifestFacts>(text.error());
     if (!parsed) {
       AssumeExternalEtcd(data);
-      data.LeaveBehind(manifest, "is not an etcd static Pod kkadm can read (" + parsed.error().message() +
-                                                "); etcd's member and data directory were left alone");
+      data.LeaveBehind(manifest, "is not an etcd static Pod kkadm can read (" +
+                                     parsed.error().message() +
+                                     "); etcd's member and data directory were left alone");
       return Status();
     }
     facts = std::move(*parsed);

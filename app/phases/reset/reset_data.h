@@ -41,7 +41,7 @@ struct ResetData {
 
   bool dry_run = false;
   bool force = false;
-  bool cleanup_cni = false;  // kkadm's --cleanup-cni: also empty /etc/cni/net.d
+  bool cleanup_cni = false;                      // kkadm's --cleanup-cni: also empty /etc/cni/net.d
   std::string cert_dir = "/etc/kubernetes/pki";  // the directory cleanup-node empties
   std::set<std::string> ignore_preflight_errors;  // lower-cased, or {"all"}
 

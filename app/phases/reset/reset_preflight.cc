@@ -20,7 +20,9 @@ std::string Trimmed(const std::string& text) {
 
 Status ConfirmReset(bool force, bool dry_run, util::Terminal& terminal, util::Printer& out) {
   if (force || dry_run) return Status();
-  out.Line("reset", "WARNING: Changes made to this host by 'kubeadm init' or 'kubeadm join' will be reverted.");
+  out.Line(
+      "reset",
+      "WARNING: Changes made to this host by 'kubeadm init' or 'kubeadm join' will be reverted.");
   if (!terminal.StdinIsTerminal()) {
     return FailedPrecondition(
         "won't proceed: standard input is not a terminal, so the confirmation cannot be asked; "

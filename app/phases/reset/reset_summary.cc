@@ -8,7 +8,9 @@ namespace kkadm::phases::reset {
 std::string CleanupInstructions(bool cni_cleaned) {
   std::string text = "\n";
   if (!cni_cleaned) {
-    text += "The reset process does not clean CNI configuration. To do so, you must remove /etc/cni/net.d\n\n";
+    text +=
+        "The reset process does not clean CNI configuration. To do so, you must remove "
+        "/etc/cni/net.d\n\n";
   }
   text +=
       "The reset process does not reset or clean up iptables rules or IPVS tables.\n"
@@ -24,9 +26,11 @@ std::string CleanupInstructions(bool cni_cleaned) {
 
 std::string LeftBehindReport(const std::vector<LeftBehind>& left_behind) {
   if (left_behind.empty()) return "";
-  std::string text = fmt::format("\n[reset] The reset is incomplete: {} item(s) could not be cleaned up:\n",
-                                 left_behind.size());
-  for (const LeftBehind& item : left_behind) text += fmt::format("\t{}: {}\n", item.what, item.reason);
+  std::string text =
+      fmt::format("\n[reset] The reset is incomplete: {} item(s) could not be cleaned up:\n",
+                  left_behind.size());
+  for (const LeftBehind& item : left_behind)
+    text += fmt::format("\t{}: {}\n", item.what, item.reason);
   text += "[reset] Fix these and run 'kkadm reset' again: it only does what is still left to do.\n";
   return text;
 }

@@ -26,19 +26,21 @@ constexpr const char* kFiles =
 class CleanupNodeTest : public testing::ResetFixture {
  protected:
   void SetUp() override {
-    for (const char* file : {"/etc/kubernetes/manifests/etcd.yaml", "/etc/kubernetes/manifests/kube-apiserver.yaml",
-                             "/etc/kubernetes/pki/ca.crt", "/etc/kubernetes/pki/etcd/ca.key",
-                             "/var/lib/kubelet/config.yaml", "/var/lib/kubelet/pki/kubelet-client-current.pem",
-                             "/var/lib/kubelet/pods/p1/volumes/v/data", "/etc/kubernetes/admin.conf",
-                             "/etc/kubernetes/super-admin.conf", "/etc/kubernetes/kubelet.conf",
-                             "/etc/kubernetes/controller-manager.conf", "/etc/kubernetes/scheduler.conf",
-                             "/etc/kubernetes/tmp/kubeadm-backup/x", "/etc/cni/net.d/10-flannel.conflist",
-                             "/etc/kubernetes/keep-me.txt", "/etc/systemd/system/kubelet.service"}) {
+    for (const char* file :
+         {"/etc/kubernetes/manifests/etcd.yaml", "/etc/kubernetes/manifests/kube-apiserver.yaml",
+          "/etc/kubernetes/pki/ca.crt", "/etc/kubernetes/pki/etcd/ca.key",
+          "/var/lib/kubelet/config.yaml", "/var/lib/kubelet/pki/kubelet-client-current.pem",
+          "/var/lib/kubelet/pods/p1/volumes/v/data", "/etc/kubernetes/admin.conf",
+          "/etc/kubernetes/super-admin.conf", "/etc/kubernetes/kubelet.conf",
+          "/etc/kubernetes/controller-manager.conf", "/etc/kubernetes/scheduler.conf",
+          "/etc/kubernetes/tmp/kubeadm-backup/x", "/etc/cni/net.d/10-flannel.conflist",
+          "/etc/kubernetes/keep-me.txt", "/etc/systemd/system/kubelet.service"}) {
       Write(file, "content");
     }
   }
   void ExpectCleaned() {
-    for (const char* dir : {"/etc/kubernetes/manifests", "/etc/kubernetes/pki", "/var/lib/kubelet"}) {
+    for (const char* dir :
+         {"/etc/kubernetes/manifests", "/etc/kubernetes/pki", "/var/lib/kubelet"}) {
       EXPECT_TRUE(IsEmptyDir(dir)) << dir;
     }
     for (const std::string& file : FilesToDelete(data_)) EXPECT_FALSE(Exists(file)) << file;
@@ -55,11 +57,13 @@ TEST_F(CleanupNodeTest, DeletesKubeadmsFilesAndKeepsTheDirectories) {
   EXPECT_TRUE(Exists("/etc/cni/net.d/10-flannel.conflist"));    // without --cleanup-cni
   EXPECT_THAT(init_.calls, ElementsAre("Stop kubelet.service"));
   EXPECT_FALSE(init_.units["kubelet.service"].active);
-  EXPECT_EQ(Output(), std::string("[reset] Stopping the kubelet service\n"
-                                  "[reset] Unmounting mounted directories in \"/var/lib/kubelet\"\n"
-                                  "[reset] Deleting contents of directories: [/etc/kubernetes/manifests "
-                                  "/var/lib/kubelet /etc/kubernetes/pki]\n"
-                                  "[reset] Deleting files: ") + kFiles + "\n");
+  EXPECT_EQ(Output(),
+            std::string("[reset] Stopping the kubelet service\n"
+                        "[reset] Unmounting mounted directories in \"/var/lib/kubelet\"\n"
+                        "[reset] Deleting contents of directories: [/etc/kubernetes/manifests "
+                        "/var/lib/kubelet /etc/kubernetes/pki]\n"
+                        "[reset] Deleting files: ") +
+                kFiles + "\n");
   EXPECT_THAT(data_.left_behind, IsEmpty());
 }
 
@@ -76,8 +80,10 @@ TEST_F(CleanupNodeTest, TmpAndCniDirectoriesOnRequest) {
   ASSERT_TRUE(RunCleanupNode(data_).ok());
   EXPECT_TRUE(IsEmptyDir("/etc/kubernetes/tmp"));
   EXPECT_TRUE(IsEmptyDir("/etc/cni/net.d"));
-  EXPECT_THAT(Output(), HasSubstr("[reset] Deleting contents of directories: [/etc/kubernetes/manifests "
-                                  "/var/lib/kubelet /etc/kubernetes/pki /etc/kubernetes/tmp /etc/cni/net.d]\n"));
+  EXPECT_THAT(
+      Output(),
+      HasSubstr("[reset] Deleting contents of directories: [/etc/kubernetes/manifests "
+                "/var/lib/kubelet /etc/kubernetes/pki /etc/kubernetes/tmp /etc/cni/net.d]\n"));
 }
 
 TEST_F(CleanupNodeTest, UnmountsBelowTheKubeletDirectoryFirst) {
@@ -93,12 +99,14 @@ TEST_F(CleanupNodeTest, UnmountsBelowTheKubeletDirectoryFirst) {
 
 TEST_F(CleanupNodeTest, AFailedUnmountKeepsTheKubeletDirectory) {
   mounter_.mounts = {"/var/lib/kubelet/pods/p1/volumes/v"};
-  mounter_.fail["/var/lib/kubelet/pods/p1/volumes/v"] = FailedPrecondition("could not unmount: Device or resource busy");
+  mounter_.fail["/var/lib/kubelet/pods/p1/volumes/v"] =
+      FailedPrecondition("could not unmount: Device or resource busy");
   ASSERT_TRUE(RunCleanupNode(data_).ok());
   EXPECT_TRUE(Exists("/var/lib/kubelet/pods/p1/volumes/v/data"));
   EXPECT_TRUE(IsEmptyDir("/etc/kubernetes/pki"));
-  EXPECT_THAT(Output(), HasSubstr("[reset] Deleting contents of directories: [/etc/kubernetes/manifests "
-                                  "/etc/kubernetes/pki]\n"));
+  EXPECT_THAT(Output(),
+              HasSubstr("[reset] Deleting contents of directories: [/etc/kubernetes/manifests "
+                        "/etc/kubernetes/pki]\n"));
   ASSERT_THAT(data_.left_behind, SizeIs(2));
   EXPECT_EQ(data_.left_behind[0].what, "/var/lib/kubelet/pods/p1/volumes/v");
   EXPECT_THAT(data_.left_behind[0].reason, HasSubstr("Device or resource busy"));
@@ -170,12 +178,15 @@ TEST_F(CleanupNodeTest, DryRunChangesNothing) {
   mounter_.mounts = {"/var/lib/kubelet/pods/p1/volumes/v"};
   ASSERT_TRUE(RunCleanupNode(data_).ok());
   EXPECT_THAT(mounter_.unmounted, IsEmpty());
-  EXPECT_THAT(Output(), HasSubstr("[dryrun] Would unmount \"/var/lib/kubelet/pods/p1/volumes/v\"\n"));
+  EXPECT_THAT(Output(),
+              HasSubstr("[dryrun] Would unmount \"/var/lib/kubelet/pods/p1/volumes/v\"\n"));
   EXPECT_TRUE(Exists("/etc/kubernetes/admin.conf"));
   EXPECT_TRUE(Exists("/var/lib/kubelet/config.yaml"));
-  EXPECT_THAT(Output(), HasSubstr("[reset] Would unmount mounted directories in \"/var/lib/kubelet\"\n"));
-  EXPECT_THAT(Output(), HasSubstr("[reset] Would delete contents of directories: [/etc/kubernetes/manifests "
-                                  "/var/lib/kubelet /etc/kubernetes/pki]\n"));
+  EXPECT_THAT(Output(),
+              HasSubstr("[reset] Would unmount mounted directories in \"/var/lib/kubelet\"\n"));
+  EXPECT_THAT(Output(),
+              HasSubstr("[reset] Would delete contents of directories: [/etc/kubernetes/manifests "
+                        "/var/lib/kubelet /etc/kubernetes/pki]\n"));
   EXPECT_THAT(Output(), HasSubstr(std::string("[reset] Would delete files: ") + kFiles + "\n"));
   EXPECT_THAT(Output(), ::testing::Not(HasSubstr("Stopping")));
 }

@@ -58,10 +58,14 @@ TEST(FetchClusterConfigurationTest, ErrorsComeBack) {
   ASSERT_FALSE(no_key);
   EXPECT_THAT(no_key.error().message(), HasSubstr("ClusterConfiguration"));
 
-  client.Put(kPath, KubeadmConfig("apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nnetworking: [1"));
+  client.Put(kPath,
+             KubeadmConfig(
+                 "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nnetworking: [1"));
   EXPECT_FALSE(FetchClusterConfiguration(client));
 
-  client.inject = [](const std::string&, const std::string&) { return Unavailable("connection refused"); };
+  client.inject = [](const std::string&, const std::string&) {
+    return Unavailable("connection refused");
+  };
   auto down = FetchClusterConfiguration(client);
   ASSERT_FALSE(down);
   EXPECT_EQ(down.error().code(), StatusCode::kUnavailable);

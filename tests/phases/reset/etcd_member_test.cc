@@ -31,7 +31,8 @@ std::string Golden(const std::string& name) {
 std::string JoinedManifest(const std::string& data_dir = "/var/lib/etcd") {
   std::string text = Golden("v1beta4-etcd.yaml");
   auto replace = [&text](const std::string& from, const std::string& to) {
-    for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    for (std::size_t at = text.find(from); at != std::string::npos;
+         at = text.find(from, at + to.size())) {
       text.replace(at, from.size(), to);
     }
   };
@@ -53,8 +54,8 @@ TEST(ParseEtcdManifestTest, GoldenManifest) {
 TEST(ParseEtcdManifestTest, OtherMembersBecomeFallbackEndpoints) {
   auto facts = ParseEtcdManifest(JoinedManifest());
   ASSERT_TRUE(facts) << facts.error().message();
-  EXPECT_THAT(facts->client_urls,
-              ElementsAre("https://192.0.2.10:2379", "https://127.0.0.1:2379", "https://192.0.2.11:2379"));
+  EXPECT_THAT(facts->client_urls, ElementsAre("https://192.0.2.10:2379", "https://127.0.0.1:2379",
+                                              "https://192.0.2.11:2379"));
   auto ipv6 = ParseEtcdManifest(Golden("ipv6-etcd.yaml"));
   ASSERT_TRUE(ipv6) << ipv6.error().message();
   EXPECT_EQ(ipv6->peer_url, "https://[fd00::10]:2380");
@@ -63,7 +64,8 @@ TEST(ParseEtcdManifestTest, OtherMembersBecomeFallbackEndpoints) {
 TEST(ParseEtcdManifestTest, RejectsWhatIsNotAnEtcdPod) {
   EXPECT_FALSE(ParseEtcdManifest("kind: [unclosed"));
   EXPECT_FALSE(ParseEtcdManifest("just a string"));
-  EXPECT_FALSE(ParseEtcdManifest("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - command: [etcd]\n"));
+  EXPECT_FALSE(
+      ParseEtcdManifest("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - command: [etcd]\n"));
   std::string no_volume = Golden("v1beta4-etcd.yaml");
   no_volume.replace(no_volume.find("name: etcd-data"), 15, "name: other-vol");
   auto facts = ParseEtcdManifest(no_volume);
@@ -122,7 +124,8 @@ class RunRemoveEtcdMemberTest : public testing::ResetFixture {
     Write("/etc/kubernetes/pki/apiserver-etcd-client.crt", "CERT");
     Write("/etc/kubernetes/pki/apiserver-etcd-client.key", "KEY");
     Write("/var/lib/etcd/member/snap/db", "data");
-    etcd_.members = {{1, "cp-0", "https://192.0.2.11:2380"}, {2, "cp-1", "https://192.0.2.10:2380"}};
+    etcd_.members = {{1, "cp-0", "https://192.0.2.11:2380"},
+                     {2, "cp-1", "https://192.0.2.10:2380"}};
   }
   config::ClusterConfiguration Cluster(const std::string& data_dir) {
     config::ClusterConfiguration cluster;
@@ -156,7 +159,7 @@ TEST_F(RunRemoveEtcdMemberTest, WithoutClusterConfigTheManifestGivesTheDataDir) 
   ASSERT_TRUE(RunRemoveEtcdMember(data_).ok());
   EXPECT_TRUE(IsEmptyDir("/srv/etcd-data"));
   EXPECT_TRUE(Exists("/var/lib/etcd/member/snap/db"));  // not the data dir of this etcd
-  EXPECT_THAT(etcd_.members, SizeIs(1));                 // removed with the manifest's facts
+  EXPECT_THAT(etcd_.members, SizeIs(1));                // removed with the manifest's facts
 }
 
 TEST_F(RunRemoveEtcdMemberTest, WithoutManifestOrConfigTheDefaultDataDir) {
@@ -196,7 +199,8 @@ TEST_F(RunRemoveEtcdMemberTest, FailedRemovalIsReportedAndTheDataDirStillEmptied
   EXPECT_EQ(data_.left_behind[0].what, "etcd member https://192.0.2.10:2380");
   EXPECT_THAT(data_.left_behind[0].reason, HasSubstr("etcdctl member remove"));
   EXPECT_TRUE(IsEmptyDir("/var/lib/etcd"));
-  EXPECT_LE(clock_.slept(), std::chrono::seconds(6));  // bounded: a dead etcd does not hold reset up
+  EXPECT_LE(clock_.slept(),
+            std::chrono::seconds(6));  // bounded: a dead etcd does not hold reset up
 }
 
 TEST_F(RunRemoveEtcdMemberTest, MissingCertificatesAreReported) {

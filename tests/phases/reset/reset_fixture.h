@@ -39,7 +39,8 @@ class ResetFixture : public ::testing::Test {
     data_.remover = &remover_;
     data_.etcd_client = [this](util::EtcdClientConfig config) {
       last_etcd_config_ = config;
-      return std::make_unique<util::EtcdClient>(std::move(config), std::make_unique<FakeEtcdHttp>(etcd_));
+      return std::make_unique<util::EtcdClient>(std::move(config),
+                                                std::make_unique<FakeEtcdHttp>(etcd_));
     };
   }
 
@@ -54,7 +55,8 @@ class ResetFixture : public ::testing::Test {
     return std::filesystem::exists(std::filesystem::symlink_status(Host(node_path)));
   }
   bool IsEmptyDir(const std::string& node_path) const {
-    return std::filesystem::is_directory(Host(node_path)) && std::filesystem::is_empty(Host(node_path));
+    return std::filesystem::is_directory(Host(node_path)) &&
+           std::filesystem::is_empty(Host(node_path));
   }
   std::string Output() const { return out_.str(); }
 

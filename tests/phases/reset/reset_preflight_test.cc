@@ -12,7 +12,8 @@ namespace {
 using ::testing::HasSubstr;
 
 constexpr const char* kWarning =
-    "[reset] WARNING: Changes made to this host by 'kubeadm init' or 'kubeadm join' will be reverted.\n";
+    "[reset] WARNING: Changes made to this host by 'kubeadm init' or 'kubeadm join' will be "
+    "reverted.\n";
 constexpr const char* kPrompt = "[reset] Are you sure you want to proceed? [y/N]: ";
 
 class ResetPreflightTest : public testing::ResetFixture {};
@@ -39,7 +40,8 @@ TEST_F(ResetPreflightTest, AnythingElseAborts) {
     terminal_.lines = {answer};
     Status s = ConfirmReset(false, false, terminal_, printer_);
     EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << answer;
-    EXPECT_EQ(s.message(), "won't proceed; the user didn't answer (Y|y) in order to continue") << answer;
+    EXPECT_EQ(s.message(), "won't proceed; the user didn't answer (Y|y) in order to continue")
+        << answer;
   }
   terminal_.lines.clear();  // end of input
   EXPECT_FALSE(ConfirmReset(false, false, terminal_, printer_).ok());
