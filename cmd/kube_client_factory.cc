@@ -21,7 +21,7 @@ Status ReadReferenced(const util::FileSystem& fs, const std::string& file, std::
 
 Result<std::unique_ptr<util::KubeClient>> NewKubeClientFromKubeconfig(
     const util::FileSystem& fs, const std::string& path, util::Clock& clock,
-    std::chrono::milliseconds api_timeout) {
+    std::chrono::milliseconds api_timeout, std::chrono::milliseconds request_timeout) {
   Result<std::string> text = fs.ReadFile(path);
   if (!text) return InvalidArgument(fmt::format("failed to load admin kubeconfig: {}", text.error().message()));
   Result<util::KubeClientConfig> config = util::KubeClientConfigFromKubeconfig(*text, "");
@@ -33,6 +33,7 @@ Result<std::unique_ptr<util::KubeClient>> NewKubeClientFromKubeconfig(
   }
   config->clock = &clock;
   config->retry_timeout = api_timeout;
+  config->request_timeout = request_timeout;
   return std::unique_ptr<util::KubeClient>(std::make_unique<util::RealKubeClient>(std::move(*config)));
 }
 

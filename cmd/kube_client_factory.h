@@ -14,9 +14,11 @@ namespace kkadm::cmd {
 
 // A RealKubeClient for the kubeconfig's current context; certificate and key files the kubeconfig
 // names are read through `fs`. InvalidArgument naming the file when it cannot be read or parsed.
-// API calls are retried for `api_timeout` (kubeadm's kubernetesAPICall).
+// API calls are retried for `api_timeout` (kubeadm's kubernetesAPICall); each request, connection
+// included, gives up after `request_timeout`.
 Result<std::unique_ptr<util::KubeClient>> NewKubeClientFromKubeconfig(
     const util::FileSystem& fs, const std::string& path, util::Clock& clock,
-    std::chrono::milliseconds api_timeout);
+    std::chrono::milliseconds api_timeout,
+    std::chrono::milliseconds request_timeout = std::chrono::seconds(10));
 
 }  // namespace kkadm::cmd

@@ -14,6 +14,7 @@
 #include "cmd/images.h"
 #include "cmd/init.h"
 #include "cmd/kube_client_factory.h"
+#include "cmd/reset.h"
 #include "cmd/token.h"
 #include "cmd/version.h"
 
@@ -67,6 +68,8 @@ int Main(int argc, char** argv) {
 
   InitCommand init(context);
   init.Bind(app);
+  ResetCommand reset(context);
+  reset.Bind(app);
   AddConfigCommand(app, context);
   AddImagesCommand(*app.get_subcommand("config"), context);
   AddTokenCommand(app, context, TokenDeps(context));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Bad input to `kkadm init` and `kkadm config validate`: every case must give exactly one error line
+# Bad input to `kkadm init`, `kkadm reset` and `kkadm config validate`: every case must give exactly one error line
 # naming the file or flag, the field and the value, a non-zero exit, and leave --rootfs untouched.
 source "$(dirname "$0")/lib/common.sh"
 
@@ -139,6 +139,48 @@ kind: ClusterConfiguration" --service-cidr 10.96.0.0/12
 rc=0; "$KKADM" init --rootfs "$WORK/no-such-root" >"$WORK/out" 2>"$WORK/err" || rc=$?
 check "bad --rootfs exits non-zero" [ "$rc" -ne 0 ]
 assert_contains "bad --rootfs" "$(cat "$WORK/err")" "$WORK/no-such-root"
+
+# kkadm reset: bad flags and ResetConfiguration files are refused before anything is touched. The
+# init system points at nothing, so even a reset that wrongly went ahead could not stop a service.
+reset_case() {  # reset_case NAME EXPECTED-FRAGMENTS(|-separated) CONFIG-CONTENT-or-"" [extra reset flags...]
+  local name=$1 fragments=$2 content=$3; shift 3
+  local args=(reset --rootfs "$ROOT")
+  if [ -n "$content" ]; then
+    printf '%s\n' "$content" > "$WORK/$name.yaml"
+    args+=(--config "$WORK/$name.yaml")
+  fi
+  args+=("$@")
+  local rc=0
+  KKADM_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/kkadm-bad-input \
+    "$KKADM" "${args[@]}" </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$?
+  local err; err=$(cat "$WORK/err")
+  [ "$rc" -ne 0 ] && pass || fail "$name: exit code was 0"
+  assert_eq "$name: one error line (stderr: $err)" 1 "$(grep -c . "$WORK/err" || true)"
+  IFS='|' read -ra want <<< "$fragments"
+  for f in "${want[@]}"; do assert_contains "$name" "$err" "$f"; done
+  assert_eq "$name: rootfs unchanged" "$BEFORE" "$(tree_fingerprint "$ROOT")"
+}
+reset_case reset-unknown-flag 'frobnicate' "" --force --frobnicate
+reset_case reset-unknown-skip-phase 'invalid phase name|no-such-phase' "" --force --skip-phases=no-such-phase
+reset_case reset-unknown-preflight 'no-such-check' "" --force --ignore-preflight-errors=no-such-check
+reset_case reset-relative-cert-dir '--cert-dir|certificatesDir|relative/pki' "" --force --cert-dir relative/pki
+reset_case reset-missing-config 'no-such-reset.yaml' "" --force --config "$WORK/no-such-reset.yaml"
+reset_case reset-bad-unmount-flag 'reset-bad-unmount-flag.yaml|unmountFlags[0]|MNT_LAZY' "$V4
+kind: ResetConfiguration
+force: true
+unmountFlags: [MNT_LAZY]"
+reset_case reset-relative-cert-dir-in-file 'reset-relative-cert-dir-in-file.yaml|certificatesDir|pki' "$V4
+kind: ResetConfiguration
+force: true
+certificatesDir: pki"
+reset_case reset-wrong-type 'reset-wrong-type.yaml|force|sometimes' "$V4
+kind: ResetConfiguration
+force: sometimes"
+reset_case reset-config-mixed "can not mix '--config' with arguments|force" "$V4
+kind: ResetConfiguration" --force
+rc=0; "$KKADM" reset --force --rootfs "$WORK/no-such-root" </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$?
+check "reset: bad --rootfs exits non-zero" [ "$rc" -ne 0 ]
+assert_contains "reset: bad --rootfs" "$(cat "$WORK/err")" "$WORK/no-such-root"
 
 # config validate is strict: an unknown field is an error there (a warning for init).
 printf '%s\nkind: ClusterConfiguration\nnetwrking: {}\n' "$V4" > "$WORK/unknown-field.yaml"

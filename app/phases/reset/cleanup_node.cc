@@ -1,0 +1,127 @@
+// cleanup-node: kubelet, mounts, directories and kubeconfig files.
+#include "app/phases/reset/cleanup_node.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <map>
+
+namespace kkadm::phases::reset {
+namespace {
+
+constexpr const char* kKubeletUnit = "kubelet.service";
+constexpr const char* kDefaultCertDir = "/etc/kubernetes/pki";
+
+void AddFailures(ResetData& data, const std::vector<util::RemovalFailure>& failures) {
+  for (const auto& f : failures) data.LeaveBehind(f.path, f.reason);
+}
+
+// Checks that no mount is left below the kubelet directory; each one that is goes to left_behind
+// with the unmount error met for it, if any.
+bool NoMountsLeft(ResetData& data, const std::map<std::string, std::string>& errors) {
+  Result<std::vector<std::string>> left = data.mounter->MountPointsUnder(data.kubelet_dir);
+  if (!left) {
+    data.LeaveBehind(data.kubelet_dir,
+                     "its mounts could not be listed again: " + left.error().message());
+    return false;
+  }
+  for (const std::string& mount : *left) {
+    auto error = errors.find(mount);
+    data.LeaveBehind(mount, error != errors.end() ? "could not be unmounted: " + error->second
+                                                  : "is still mounted");
+  }
+  return left->empty();
+}
+
+}  // namespace
+
+std::string GoList(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : " ") + items[i];
+  return out + "]";
+}
+
+void StopKubelet(ResetData& data) {
+  // In dry-run the init system itself says "[dryrun] Would stop the kubelet service".
+  if (!data.dry_run) data.printer().Line("reset", "Stopping the kubelet service");
+  Status stopped = data.host->init.Stop(kKubeletUnit);
+  if (stopped.ok()) return;
+  if (stopped.code() == StatusCode::kNotFound) {
+    spdlog::info("[reset] The kubelet service is not installed: {}", stopped.message());
+    return;
+  }
+  spdlog::warn("[reset] The kubelet service could not be stopped by kkadm: [{}]",
+               stopped.message());
+  spdlog::warn("[reset] Please ensure kubelet is stopped manually");
+  data.LeaveBehind(kKubeletUnit, "could not be stopped: " + stopped.message() +
+                                     "; stop it by hand ('systemctl stop kubelet')");
+}
+
+bool UnmountKubeletDir(ResetData& data) {
+  data.printer().Line("reset",
+                      fmt::format("{} mounted directories in \"{}\"",
+                                  data.dry_run ? "Would unmount" : "Unmounting", data.kubelet_dir));
+  Result<std::vector<std::string>> mounts = data.mounter->MountPointsUnder(data.kubelet_dir);
+  bool ok = mounts.has_value();
+  if (!mounts) {
+    data.LeaveBehind(data.kubelet_dir,
+                     "its mounts could not be listed: " + mounts.error().message());
+  }
+  std::map<std::string, std::string> errors;
+  for (const std::string& mount : mounts ? *mounts : std::vector<std::string>{}) {
+    Status unmounted = data.mounter->Unmount(mount, data.cfg.unmount_flags);
+    if (unmounted.ok()) continue;
+    spdlog::warn("[reset] Failed to unmount mounted directory {}: {}", mount, unmounted.message());
+    errors[mount] = unmounted.message();
+  }
+  if (ok && !data.dry_run) ok = NoMountsLeft(data, errors);
+  if (!ok) {
+    data.LeaveBehind(data.kubelet_dir,
+                     "contents not deleted: a mount below it is still mounted, and "
+                     "deleting through it would delete what it shows");
+  }
+  return ok;
+}
+
+std::vector<std::string> DirectoriesToClean(const ResetData& data, bool kubelet_unmounted) {
+  std::vector<std::string> dirs = {data.manifest_dir};
+  if (kubelet_unmounted) dirs.push_back(data.kubelet_dir);
+  dirs.push_back(data.cert_dir);
+  if (data.cfg.cleanup_tmp_dir) dirs.push_back(data.kubeconfig_dir + "/tmp");
+  if (data.cleanup_cni) dirs.push_back(data.cni_dir);
+  return dirs;
+}
+
+std::vector<std::string> FilesToDelete(const ResetData& data) {
+  std::vector<std::string> files;
+  for (const char* name : {"admin.conf", "super-admin.conf", "kubelet.conf",
+                           "bootstrap-kubelet.conf", "controller-manager.conf", "scheduler.conf"}) {
+    files.push_back(data.kubeconfig_dir + "/" + name);
+  }
+  return files;
+}
+
+Status RunCleanupNode(ResetData& data) {
+  util::Printer& out = data.printer();
+  StopKubelet(data);
+  bool unmounted = UnmountKubeletDir(data);
+  // etcd ran until the kubelet stopped: what it wrote after remove-etcd-member emptied its data
+  // directory (or a restarted etcd's fresh member directory) goes too.
+  if (!data.etcd_data_dir.empty())
+    AddFailures(data, data.remover->CleanDirectory(data.etcd_data_dir));
+  if (data.cert_dir != kDefaultCertDir) {
+    spdlog::warn("[reset] WARNING: Cleaning a non-default certificates directory: \"{}\"",
+                 data.cert_dir);
+  }
+  const std::vector<std::string> dirs = DirectoriesToClean(data, unmounted);
+  out.Line("reset", (data.dry_run ? "Would delete contents of directories: "
+                                  : "Deleting contents of directories: ") +
+                        GoList(dirs));
+  for (const std::string& dir : dirs) AddFailures(data, data.remover->CleanDirectory(dir));
+  const std::vector<std::string> files = FilesToDelete(data);
+  out.Line("reset", (data.dry_run ? "Would delete files: " : "Deleting files: ") + GoList(files));
+  for (const std::string& file : files) AddFailures(data, data.remover->RemovePath(file));
+  return Status();
+}
+
+}  // namespace kkadm::phases::reset

@@ -1,0 +1,43 @@
+// The work of `kkadm reset`'s cleanup-node phase: stop the kubelet, unmount what lies below
+// /var/lib/kubelet, delete the contents of kubeadm's directories and its kubeconfig files.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/phases/reset/reset_data.h"
+#include "app/util/status.h"
+
+namespace kkadm::phases::reset {
+
+// Stops kubelet.service through the init system ("[reset] Stopping the kubelet service"). A unit
+// that does not exist is fine; any other failure is added to data.left_behind.
+void StopKubelet(ResetData& data);
+
+// Unmounts every mount point below data.kubelet_dir (unmountFlags from the configuration), then
+// checks that none is left. True when none is; otherwise each mount that stayed, and the kubelet
+// directory itself (whose contents must then not be deleted), are added to data.left_behind.
+bool UnmountKubeletDir(ResetData& data);
+
+// kubeadm's directories to empty, in its order: the manifest directory, the kubelet directory
+// (only when `kubelet_unmounted`), the certificate directory, /etc/kubernetes/tmp with
+// cleanupTmpDir, and (kkadm) /etc/cni/net.d with --cleanup-cni.
+std::vector<std::string> DirectoriesToClean(const ResetData& data, bool kubelet_unmounted);
+
+// kubeadm's kubeconfig files: admin, super-admin, kubelet, bootstrap-kubelet, controller-manager,
+// scheduler (.conf) under data.kubeconfig_dir.
+std::vector<std::string> FilesToDelete(const ResetData& data);
+
+// The whole phase: StopKubelet, UnmountKubeletDir, the etcd data directory emptied again when
+// remove-etcd-member emptied it (etcd was still running then), the non-default certificate
+// directory warning,
+// then the contents of DirectoriesToClean and the FilesToDelete, through data.remover (which never
+// follows a symbolic link and never enters another mount). Never fails: everything it could not do
+// is in data.left_behind. Idempotent: what is already gone is fine. In dry-run it prints kubeadm's
+// "Would ..." lines and the dry-run seams change nothing.
+Status RunCleanupNode(ResetData& data);
+
+// "[a b c]", the way kubeadm prints a list of paths (Go's %v of a []string).
+std::string GoList(const std::vector<std::string>& items);
+
+}  // namespace kkadm::phases::reset

@@ -1,0 +1,47 @@
+// The work of `kkadm reset`'s remove-etcd-member phase: find this node's local etcd, take its
+// member out of the etcd cluster, empty its data directory.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/phases/reset/reset_data.h"
+#include "app/util/etcd_client.h"
+#include "app/util/status.h"
+
+namespace kkadm::phases::reset {
+
+// What this node's etcd static Pod manifest says about its member.
+struct EtcdManifestFacts {
+  std::string data_dir;                  // hostPath of the volume "etcd-data"
+  std::string peer_url;                  // first of --initial-advertise-peer-urls
+  std::vector<std::string> client_urls;  // --advertise-client-urls, --listen-client-urls, then the
+                                         // other members of --initial-cluster at port 2379
+  std::string pki_dir;                   // two levels above --trusted-ca-file (/etc/kubernetes/pki)
+};
+
+// Parses etcd.yaml. InvalidArgument when it is not YAML, or has no etcd-data hostPath volume, or
+// no etcd command with --initial-advertise-peer-urls.
+Result<EtcdManifestFacts> ParseEtcdManifest(std::string_view yaml);
+
+enum class MemberRemoval {
+  kRemoved,     // this node's member was removed from the cluster
+  kOnlyMember,  // it is the cluster's only member: nothing to tell anyone (kubeadm skips it too)
+  kNotAMember,  // no member has this peer URL (already removed, e.g. by an earlier reset)
+};
+
+// Lists the members and removes the one whose peer URLs include `peer_url`, unless it is the only
+// member. Idempotent: a member that is gone already is kNotAMember. Errors are the client's.
+Result<MemberRemoval> RemoveEtcdMember(util::EtcdClient& client, const std::string& peer_url);
+
+// The whole phase. The data directory is the cluster configuration's etcd.local.dataDir, else
+// (warning) the etcd-data volume of <manifest dir>/etcd.yaml, else /var/lib/etcd; with external
+// etcd in the cluster configuration, or an etcd.yaml that cannot be read, only kubeadm's "manually
+// reset etcd" lines are printed. When etcd.yaml exists, the member is removed through the local
+// etcd's client URLs with the node's certificates (pki/apiserver-etcd-client, pki/etcd/ca.crt).
+// Then the data directory is emptied (kept). Nothing here fails the phase: what could not be done
+// is added to data.left_behind. In dry-run only the "Would ..." lines are printed.
+Status RunRemoveEtcdMember(ResetData& data);
+
+}  // namespace kkadm::phases::reset

@@ -1,0 +1,76 @@
+// ResetData: what the `kkadm reset` phases read, and the list of what they could not clean up.
+// Built once by MakeResetData (cmd/reset.cc) after flags are parsed; trusted from then on.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "app/config/types.h"
+#include "app/util/etcd_client.h"
+#include "app/util/host.h"
+#include "app/util/mounter.h"
+#include "app/util/printer.h"
+#include "app/util/terminal.h"
+#include "app/util/tree_remover.h"
+
+namespace kkadm::phases {
+
+// One thing reset could not undo: a node path (or a service or etcd member) and why.
+struct LeftBehind {
+  std::string what;
+  std::string reason;
+};
+
+struct ResetData {
+  config::ResetConfiguration cfg;  // --config and flags, defaulted and validated
+  // The cluster's ClusterConfiguration from the kubeadm-config ConfigMap, when it could be read.
+  std::optional<config::ClusterConfiguration> cluster;
+
+  // Set by MakeResetData before any phase runs; never null while phases run.
+  util::Host* host = nullptr;
+  util::Printer* out = nullptr;
+  util::Terminal* terminal = nullptr;
+  util::Mounter* mounter = nullptr;
+  util::TreeRemover* remover = nullptr;
+  // Builds the etcd client for the member removal (tests hand in one over a fake transport).
+  std::function<std::unique_ptr<util::EtcdClient>(util::EtcdClientConfig)> etcd_client;
+
+  bool dry_run = false;
+  bool force = false;
+  bool cleanup_cni = false;                      // kkadm's --cleanup-cni: also empty /etc/cni/net.d
+  std::string cert_dir = "/etc/kubernetes/pki";  // the directory cleanup-node empties
+  std::set<std::string> ignore_preflight_errors;  // lower-cased, or {"all"}
+
+  // Node paths (kubeadm's constants).
+  std::string kubeconfig_dir = "/etc/kubernetes";
+  std::string manifest_dir = "/etc/kubernetes/manifests";
+  std::string kubelet_dir = "/var/lib/kubelet";
+  std::string cni_dir = "/etc/cni/net.d";
+
+  // The data directory remove-etcd-member emptied while etcd still ran; cleanup-node empties it
+  // again once the kubelet (and with it the static Pods) is stopped, in case etcd wrote to it or
+  // was restarted in between. Empty when there was none.
+  std::string etcd_data_dir;
+
+  // Everything a phase could not remove, unmount, stop or deregister, in the order met. The
+  // command prints it at the end and exits 1 when it is not empty.
+  std::vector<LeftBehind> left_behind;
+
+  // Adds an item unless the same item is listed already (a second pass over a directory meets
+  // the same immutable file again).
+  void LeaveBehind(std::string what, std::string reason) {
+    for (const LeftBehind& item : left_behind) {
+      if (item.what == what && item.reason == reason) return;
+    }
+    left_behind.push_back({std::move(what), std::move(reason)});
+  }
+
+  util::FileSystem& fs() { return host->fs; }
+  util::Printer& printer() { return *out; }
+};
+
+}  // namespace kkadm::phases

@@ -1,0 +1,197 @@
+// `kkadm reset`: binds the flags, builds ResetData once, runs the reset phases, reports.
+#include "cmd/reset.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+
+#include "app/config/make_config.h"
+#include "app/phases/preflight/run_checks.h"
+#include "app/phases/reset/cleanup_node_phase.h"
+#include "app/phases/reset/cluster_config.h"
+#include "app/phases/reset/remove_etcd_member_phase.h"
+#include "app/phases/reset/reset_preflight_phase.h"
+#include "app/phases/reset/reset_summary.h"
+#include "app/util/machine_real.h"
+#include "app/util/mounter_real.h"
+#include "app/util/terminal_real.h"
+#include "app/util/tree_remover_real.h"
+#include "cmd/config_file.h"
+#include "cmd/kube_client_factory.h"
+#include "cmd/root.h"
+
+namespace kkadm::cmd {
+namespace {
+
+std::vector<workflow::Phase> ResetPhases(phases::ResetData& data) {
+  return {phases::NewResetPreflightPhase(data), phases::NewRemoveEtcdMemberPhase(data),
+          phases::NewCleanupNodePhase(data)};
+}
+
+// A reset must go on when the API server is gone: one short try, not kubeadm's minute of retries.
+constexpr std::chrono::seconds kApiRetryTimeout{2};
+constexpr std::chrono::seconds kApiRequestTimeout{3};
+
+// A value that came from a flag is reported under the flag's name, so the user knows what to fix:
+// "--cert-dir: certificatesDir: invalid value ...".
+Status NameFlagInError(const Status& error, const config::ResetFlags& flags) {
+  static const std::map<std::string, std::string> kFields = {
+      {"cert-dir", "certificatesDir"},
+      {"cri-socket", "criSocket"},
+      {"ignore-preflight-errors", "ignorePreflightErrors"}};
+  const std::string marker = "(defaults and flags): ";
+  std::size_t at = error.message().find(marker);
+  if (at == std::string::npos) return error;
+  std::string rest = error.message().substr(at + marker.size());
+  for (const std::string& flag : flags.SetNames()) {
+    auto field = kFields.find(flag);
+    if (field != kFields.end() && rest.rfind(field->second, 0) == 0) {
+      return Status(error.code(), "--" + flag + ": " + rest);
+    }
+  }
+  return error;
+}
+
+ResetSeams WithDefaults(ResetSeams seams) {
+  if (!seams.machine) seams.machine = std::make_unique<util::RealMachine>();
+  if (!seams.terminal) seams.terminal = std::make_unique<util::RealTerminal>();
+  return seams;
+}
+
+}  // namespace
+
+ResetCommand::ResetCommand(CommandContext& context, ResetSeams seams)
+    : context_(context),
+      printer_(context.out),
+      seams_(WithDefaults(std::move(seams))),
+      runner_(ResetPhases(data_)) {
+  RegisterResetFlags(flags_, options_);
+  runner_.SetDataInitializer([this] { return MakeResetData(); });
+}
+
+void ResetCommand::Bind(CLI::App& parent) {
+  command_ = parent.add_subcommand(
+      "reset",
+      "Performs a best effort revert of changes made to this host by 'kkadm init' or 'kkadm join'");
+  command_->description(
+      "Performs a best effort revert of changes made to this host by 'kkadm init' or 'kkadm "
+      "join'.\n"
+      "Whatever cannot be undone is listed at the end, and the exit code is then 1.\n"
+      "Phases can be run alone with 'kkadm reset phase <name>' and left out with --skip-phases.");
+  workflow::BindOptions options;
+  options.use = "reset";
+  options.on_done = [this](const Status& s, const std::string& phase) { Done(s, phase); };
+  options.resolve_skip_phases = [this](const std::vector<std::string>& flag) {
+    return ResolveSkipPhases(flag);
+  };
+  if (Status s = workflow::BindToCommand(*command_, runner_, flags_, std::move(options)); !s.ok()) {
+    context_.status = s;
+  }
+}
+
+Status ResetCommand::MakeResetData() {
+  Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
+  if (!file) return file.error();
+  Result<config::LoadedReset> loaded = config::MakeResetConfiguration(*file, options_.flags);
+  if (!loaded) return NameFlagInError(loaded.error(), options_.flags);
+  for (const std::string& warning : loaded->warnings) spdlog::warn("{}", warning);
+  data_.cfg = std::move(loaded->cfg);
+  Result<std::set<std::string>> ignored =
+      phases::preflight::ParseIgnorePreflightErrors({}, data_.cfg.ignore_preflight_errors);
+  if (!ignored) return ignored.error();
+  data_.ignore_preflight_errors = std::move(*ignored);
+  data_.dry_run = data_.cfg.dry_run;
+  data_.force = data_.cfg.force;
+  data_.cleanup_cni = options_.cleanup_cni;
+  KKADM_RETURN_IF_ERROR(MakeSeams());
+  FetchClusterConfiguration();
+  // kubeadm: --cert-dir, else ResetConfiguration.certificatesDir, else the cluster's.
+  data_.cert_dir = data_.cfg.certificates_dir;
+  if (!options_.flags.cert_dir && data_.cluster &&
+      data_.cfg.certificates_dir == "/etc/kubernetes/pki") {
+    data_.cert_dir = data_.cluster->certificates_dir;
+  }
+  return Status();
+}
+
+Status ResetCommand::MakeSeams() {
+  Result<std::unique_ptr<OwnedHost>> host =
+      MakeHost({context_.global.rootfs, data_.dry_run, "reset"}, *seams_.machine, printer_);
+  if (!host) return host.error();
+  host_ = std::move(*host);
+  real_mounter_ = std::make_unique<util::RealMounter>(context_.global.rootfs);
+  if (data_.dry_run) {
+    mounter_ = std::make_unique<util::DryRunMounter>(*real_mounter_, printer_);
+    remover_ = std::make_unique<util::DryRunTreeRemover>();
+  } else {
+    remover_ = std::make_unique<util::RealTreeRemover>(context_.global.rootfs);
+  }
+  data_.host = &host_->host();
+  data_.out = &printer_;
+  data_.terminal = seams_.terminal.get();
+  data_.mounter = mounter_ ? mounter_.get() : real_mounter_.get();
+  data_.remover = remover_.get();
+  data_.etcd_client = [](util::EtcdClientConfig config) {
+    return std::make_unique<util::EtcdClient>(std::move(config));
+  };
+  return Status();
+}
+
+void ResetCommand::FetchClusterConfiguration() {
+  util::FileSystem& fs = data_.fs();
+  if (!fs.Exists(options_.kubeconfig_path)) {
+    spdlog::debug("[reset] Could not obtain a client set from the kubeconfig file: {}",
+                  options_.kubeconfig_path);
+    return;
+  }
+  printer_.Line("reset", "Reading configuration from the cluster...");
+  printer_.Line("reset",
+                "FYI: You can look at this config file with 'kubectl -n kube-system get cm "
+                "kubeadm-config -o yaml'");
+  auto client = NewKubeClientFromKubeconfig(fs, options_.kubeconfig_path, data_.host->clock,
+                                            kApiRetryTimeout, kApiRequestTimeout);
+  Result<config::ClusterConfiguration> cluster =
+      client ? phases::reset::FetchClusterConfiguration(**client)
+             : Result<config::ClusterConfiguration>(client.error());
+  if (!cluster) {
+    spdlog::warn("[reset] Unable to fetch the kubeadm-config ConfigMap from cluster: {}",
+                 cluster.error().message());
+    return;
+  }
+  data_.cluster = std::move(*cluster);
+}
+
+Result<std::vector<std::string>> ResetCommand::ResolveSkipPhases(
+    const std::vector<std::string>& flag) {
+  // kubeadm: the flag wins; without it, ResetConfiguration.skipPhases applies.
+  if (!flag.empty()) return flag;
+  return data_.cfg.skip_phases;
+}
+
+void ResetCommand::Done(const Status& status, const std::string& failed_phase) {
+  if (host_ && !host_->dry_run_dir().empty() && std::getenv("KKADM_RESET_DRYRUN_DIR") == nullptr) {
+    ::rmdir(
+        host_->dry_run_dir().c_str());  // reset writes nothing there; only an empty directory goes
+  }
+  if (!status.ok()) {
+    context_.status = status;
+    if (failed_phase == "preflight") context_.exit_code = kExitPreflight;
+    return;
+  }
+  // kubeadm prints its instructions after the whole workflow, not after a single phase.
+  if (command_ != nullptr && !command_->got_subcommand("phase")) {
+    printer_.Raw(phases::reset::CleanupInstructions(data_.cleanup_cni));
+  }
+  if (data_.left_behind.empty()) return;
+  printer_.Raw(phases::reset::LeftBehindReport(data_.left_behind));
+  printer_.stream().flush();
+  context_.status = FailedPrecondition(
+      fmt::format("reset is incomplete: {} item(s) could not be cleaned up (listed above)",
+                  data_.left_behind.size()));
+  context_.exit_code = kExitError;
+}
+
+}  // namespace kkadm::cmd

@@ -1,0 +1,75 @@
+// The flags of `kkadm reset` (kubeadm's names, defaults and help, plus --cleanup-cni), registered
+// once so the main command and the phase subcommands that inherit them bind the same storage.
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cmd/reset_options.h"
+
+namespace kkadm::cmd {
+namespace {
+
+// A boolean flag that is recorded only when given (the config file's value stands otherwise).
+void OptionalBool(workflow::FlagSet& flags, const std::string& names, const std::string& key,
+                  std::optional<bool>& target, const std::string& help) {
+  flags.Register(key, [names, &target, help](CLI::App& app) {
+    return app.add_flag_function(
+        names, [&target](std::int64_t count) { target = count > 0; }, help);
+  });
+}
+
+}  // namespace
+
+void RegisterResetFlags(workflow::FlagSet& flags, ResetOptions& o) {
+  config::ResetFlags& f = o.flags;
+  flags.Register("config", [&o](CLI::App& app) {
+    return app.add_option("--config", o.config_path, "Path to a kubeadm configuration file.");
+  });
+  flags.Register("cert-dir", [&f](CLI::App& app) {
+    return app.add_option_function<std::string>(
+        "--cert-dir", [&f](const std::string& value) { f.cert_dir = value; },
+        "The path to the directory where the certificates are stored. If specified, clean this "
+        "directory. "
+        "(default \"/etc/kubernetes/pki\")");
+  });
+  flags.Register("cri-socket", [&f](CLI::App& app) {
+    return app.add_option_function<std::string>(
+        "--cri-socket", [&f](const std::string& value) { f.cri_socket = value; },
+        "Path to the CRI socket to connect. If empty kkadm will try to auto-detect this value; use "
+        "this option "
+        "only if you have more than one CRI installed or if you have non-standard CRI socket.");
+  });
+  OptionalBool(flags, "-f,--force", "force", f.force,
+               "Reset the node without prompting for confirmation.");
+  OptionalBool(flags, "--dry-run", "dry-run", f.dry_run,
+               "Don't apply any changes; just output what would be done.");
+  OptionalBool(flags, "--cleanup-tmp-dir", "cleanup-tmp-dir", f.cleanup_tmp_dir,
+               "Cleanup the \"/etc/kubernetes/tmp\" directory");
+  flags.Register("cleanup-cni", [&o](CLI::App& app) {
+    return app.add_flag("--cleanup-cni", o.cleanup_cni,
+                        "Also delete the contents of \"/etc/cni/net.d\" (the CNI configuration; "
+                        "kkadm's extension)");
+  });
+  flags.Register("ignore-preflight-errors", [&f](CLI::App& app) {
+    return app
+        .add_option_function<std::vector<std::string>>(
+            "--ignore-preflight-errors",
+            [&f](const std::vector<std::string>& value) { f.ignore_preflight_errors = value; },
+            "A list of checks whose errors will be shown as warnings. Example: "
+            "'IsPrivilegedUser,Swap'. Value 'all' "
+            "ignores errors from all checks.")
+        ->delimiter(',');
+  });
+  flags.Register("kubeconfig", [&o](CLI::App& app) {
+    return app
+        .add_option("--kubeconfig", o.kubeconfig_path,
+                    "The kubeconfig file to use when talking to the cluster. If the flag is not "
+                    "set, a set of standard "
+                    "locations can be searched for an existing kubeconfig file.")
+        ->capture_default_str();
+  });
+}
+
+}  // namespace kkadm::cmd

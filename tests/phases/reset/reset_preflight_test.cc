@@ -1,0 +1,83 @@
+// The reset confirmation (with and without a terminal, every answer) and the root check.
+#include "app/phases/reset/reset_preflight.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/phases/reset/reset_fixture.h"
+
+namespace kkadm::phases::reset {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr const char* kWarning =
+    "[reset] WARNING: Changes made to this host by 'kubeadm init' or 'kubeadm join' will be "
+    "reverted.\n";
+constexpr const char* kPrompt = "[reset] Are you sure you want to proceed? [y/N]: ";
+
+class ResetPreflightTest : public testing::ResetFixture {};
+
+TEST_F(ResetPreflightTest, ForceAndDryRunDoNotAsk) {
+  for (auto [force, dry_run] : {std::pair{true, false}, std::pair{false, true}}) {
+    terminal_.is_terminal = false;
+    EXPECT_TRUE(ConfirmReset(force, dry_run, terminal_, printer_).ok());
+  }
+  EXPECT_EQ(terminal_.reads, 0);
+  EXPECT_EQ(Output(), "");
+}
+
+TEST_F(ResetPreflightTest, YesGoesOn) {
+  for (const char* answer : {"y", "Y", "  y  "}) {
+    terminal_.lines = {answer};
+    EXPECT_TRUE(ConfirmReset(false, false, terminal_, printer_).ok()) << answer;
+  }
+  EXPECT_THAT(Output(), HasSubstr(std::string(kWarning) + kPrompt));
+}
+
+TEST_F(ResetPreflightTest, AnythingElseAborts) {
+  for (const char* answer : {"n", "N", "", "yes", "no", "yy"}) {
+    terminal_.lines = {answer};
+    Status s = ConfirmReset(false, false, terminal_, printer_);
+    EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << answer;
+    EXPECT_EQ(s.message(), "won't proceed; the user didn't answer (Y|y) in order to continue")
+        << answer;
+  }
+  terminal_.lines.clear();  // end of input
+  EXPECT_FALSE(ConfirmReset(false, false, terminal_, printer_).ok());
+}
+
+TEST_F(ResetPreflightTest, NoTerminalRefusesAtOnce) {
+  terminal_.is_terminal = false;
+  terminal_.lines = {"y"};  // even a "y" on a pipe is not a confirmation
+  Status s = ConfirmReset(false, false, terminal_, printer_);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(s.message(), HasSubstr("not a terminal"));
+  EXPECT_THAT(s.message(), HasSubstr("--force"));
+  EXPECT_EQ(terminal_.reads, 0);
+  EXPECT_EQ(Output(), kWarning);
+}
+
+TEST_F(ResetPreflightTest, PhaseRunsTheRootCheckAfterTheAnswer) {
+  data_.force = true;
+  machine_.euid = 0;
+  EXPECT_TRUE(RunResetPreflight(data_).ok());
+  EXPECT_EQ(Output(), "[preflight] Running pre-flight checks\n");
+
+  machine_.euid = 1000;
+  Status s = RunResetPreflight(data_);
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(Output(), HasSubstr("[ERROR IsPrivilegedUser]: user is not running as root"));
+
+  data_.ignore_preflight_errors = {"isprivilegeduser"};
+  EXPECT_TRUE(RunResetPreflight(data_).ok());
+}
+
+TEST_F(ResetPreflightTest, PhaseStopsBeforeTheChecksWhenNotConfirmed) {
+  terminal_.lines = {"n"};
+  EXPECT_FALSE(RunResetPreflight(data_).ok());
+  EXPECT_THAT(Output(), ::testing::Not(HasSubstr("[preflight]")));
+}
+
+}  // namespace
+}  // namespace kkadm::phases::reset
