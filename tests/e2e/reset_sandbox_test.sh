@@ -36,7 +36,7 @@ node_processes() {
   pgrep -af -- "--sandbox-rootfs $NODE_ROOT|--data-dir=$NODE_ROOT" | grep -v pgrep || true
 }
 unit_state() {
-  DBUS_SYSTEM_BUS_ADDRESS="$KKADM_SYSTEM_BUS_ADDRESS" busctl --system get-property org.freedesktop.systemd1 \
+  DBUS_SYSTEM_BUS_ADDRESS="$(node_bus "$NODE_NAME")" busctl --system get-property org.freedesktop.systemd1 \
     /org/freedesktop/systemd1/unit/kubelet_2eservice org.freedesktop.systemd1.Unit ActiveState 2>&1
 }
 assert_eq "kubelet active after init" 's "active"' "$(unit_state)"

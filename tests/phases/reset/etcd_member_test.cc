@@ -67,7 +67,9 @@ TEST(ParseEtcdManifestTest, RejectsWhatIsNotAnEtcdPod) {
   EXPECT_FALSE(
       ParseEtcdManifest("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - command: [etcd]\n"));
   std::string no_volume = Golden("v1beta4-etcd.yaml");
-  no_volume.replace(no_volume.find("name: etcd-data"), 15, "name: other-vol");
+  // The volume, not the container's mount of it (which comes first).
+  no_volume.replace(no_volume.find("name: etcd-data", no_volume.find("volumes:")), 15,
+                    "name: other-vol");
   auto facts = ParseEtcdManifest(no_volume);
   ASSERT_FALSE(facts);
   EXPECT_THAT(facts.error().message(), HasSubstr("etcd-data"));
