@@ -1,4 +1,4 @@
-// `kkadm token` (see token.h).
+// `kkadm token` and its list, delete and generate subcommands (see token.h).
 #include "cmd/token.h"
 
 #include <algorithm>
@@ -8,7 +8,6 @@
 
 #include "app/phases/bootstraptoken/bootstrap_token.h"
 #include "app/phases/bootstraptoken/token.h"
-#include "app/phases/showjoincommand/join_command.h"
 #include "app/util/kube_yaml.h"
 #include "cmd/context.h"
 
@@ -22,23 +21,6 @@ std::string Join(const std::vector<std::string>& items, const std::string& sep) 
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
   return out;
-}
-
-Status ValidateUsagesAndGroups(const TokenCreateOptions& o) {
-  for (const auto& usage : o.usages) {
-    if (usage != "signing" && usage != "authentication") {
-      return InvalidArgument("invalid bootstrap token usage string: " + usage +
-                             ", valid usage options: signing,authentication");
-    }
-  }
-  static const std::regex kGroup("^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$");
-  for (const auto& group : o.groups) {
-    if (!std::regex_match(group, kGroup)) {
-      return InvalidArgument("invalid group name \"" + group + "\" (must match " +
-                             "^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$)");
-    }
-  }
-  return Status::Ok();
 }
 
 // apimachinery's ShortHumanDuration.
@@ -123,38 +105,6 @@ Result<std::chrono::milliseconds> ParseGoDuration(const std::string& text) {
   return std::chrono::milliseconds(static_cast<long long>(total_ms));
 }
 
-Status TokenCreate(const TokenCreateOptions& options, const TokenCommandDeps& deps, std::ostream& out) {
-  std::string token_string = options.token;
-  if (token_string.empty()) {
-    auto generated = phases::GenerateBootstrapTokenString();
-    if (!generated) return generated.error();
-    token_string = *generated;
-  }
-  auto token = phases::ParseBootstrapToken(token_string);
-  if (!token) return token.error();
-  auto ttl = ParseGoDuration(options.ttl);
-  if (!ttl) return ttl.error();
-  KKADM_RETURN_IF_ERROR(ValidateUsagesAndGroups(options));
-  token->ttl = *ttl;
-  token->usages = options.usages;
-  token->groups = options.groups;
-  token->description = options.description;
-  auto client = Client(deps, options.kubeconfig);
-  if (!client) return client.error();
-  KKADM_RETURN_IF_ERROR(phases::UpdateOrCreateTokens(**client, true, {*token}, deps.clock->Now()));
-  if (!options.print_join_command) {
-    out << token->Token() << "\n";
-    return Status::Ok();
-  }
-  auto join = phases::JoinCommand(deps.fs(), {.kubeconfig_path = options.kubeconfig,
-                                             .token = token->Token(),
-                                             .certificate_key = options.certificate_key,
-                                             .control_plane = !options.certificate_key.empty()});
-  if (!join) return join.error().Wrap("failed to get join command");
-  out << *join << "\n";
-  return Status::Ok();
-}
-
 Status TokenList(const std::string& kubeconfig, const std::string& output, const TokenCommandDeps& deps,
                  std::ostream& out, std::ostream& err) {
   auto client = Client(deps, kubeconfig);
@@ -215,37 +165,6 @@ Status TokenDelete(const std::string& kubeconfig, const std::vector<std::string>
 
 namespace {
 
-void AddCreate(CLI::App& token, CommandContext& context, std::shared_ptr<std::string> kubeconfig,
-               std::shared_ptr<TokenCommandDeps> deps) {
-  auto opts = std::make_shared<TokenCreateOptions>();
-  auto* create = token.add_subcommand("create", "Create bootstrap tokens on the server");
-  create->fallthrough();  // --kubeconfig belongs to `token` but may follow the subcommand
-  create->add_option("token", opts->token, "The token to create (generated if omitted)");
-  create->add_option("--ttl", opts->ttl,
-                     "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). "
-                     "If set to '0', the token will never expire")
-      ->capture_default_str();
-  create->add_option("--usages", opts->usages, "Describes the ways in which this token can be used")
-      ->delimiter(',')
-      ->capture_default_str();
-  create->add_option("--groups", opts->groups,
-                     "Extra groups that this token will authenticate as when used for authentication")
-      ->delimiter(',')
-      ->capture_default_str();
-  create->add_option("--description", opts->description,
-                     "A human friendly description of how this token is used");
-  create->add_flag("--print-join-command", opts->print_join_command,
-                   "Instead of printing only the token, print the full 'kkadm join' flag needed "
-                   "to join the cluster using the token.");
-  create->add_option("--certificate-key", opts->certificate_key,
-                     "When used together with '--print-join-command', print the full 'kkadm join' "
-                     "flag needed to join the cluster as a control-plane");
-  create->callback([&context, opts, kubeconfig, deps] {
-    opts->kubeconfig = *kubeconfig;
-    context.status = TokenCreate(*opts, *deps, context.out);
-  });
-}
-
 void AddList(CLI::App& token, CommandContext& context, std::shared_ptr<std::string> kubeconfig,
              std::shared_ptr<TokenCommandDeps> deps) {
   auto output = std::make_shared<std::string>("text");
@@ -290,9 +209,10 @@ void AddTokenCommand(CLI::App& root, CommandContext& context, TokenCommandDeps d
                     "The kubeconfig file to use when talking to the cluster")
       ->capture_default_str();
   auto shared = std::make_shared<TokenCommandDeps>(std::move(deps));
-  AddCreate(*token, context, kubeconfig, shared);
+  AddTokenCreateCommand(*token, context, kubeconfig, shared);
   AddList(*token, context, kubeconfig, shared);
   AddDeleteAndGenerate(*token, context, kubeconfig, shared);
+  AddTokenInspectCommand(*token, context);
 }
 
 }  // namespace kkadm::cmd

@@ -5,10 +5,11 @@ KKADM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 KKADM_BUILD=${KKADM_BUILD:-$KKADM_ROOT/build}
 
 # Debian 12 packages the build and the tests use. kubectl comes from kubernetes-client when no
-# kubectl is on the machine; node/npm from Debian when none is installed.
+# kubectl is on the machine; node/npm from Debian when none is installed. cloud-init is there for
+# `cloud-init schema`, which checks kkadm's user-data (tests/e2e/cloud_init_schema_test.sh).
 KKADM_BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libspdlog-dev libfmt-dev libsystemd-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev)
-KKADM_TEST_PACKAGES=(openssl etcd-server etcd-client iproute2 curl util-linux procps python3)
+KKADM_TEST_PACKAGES=(openssl etcd-server etcd-client iproute2 curl util-linux procps python3 cloud-init)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

@@ -1,4 +1,4 @@
-// Tests for `kkadm token create|list|delete|generate` against a fake API server.
+// Tests for `kkadm token list|delete|generate` against a fake API server.
 #include "cmd/token.h"
 
 #include <gmock/gmock.h>
@@ -9,61 +9,14 @@
 #include "app/phases/bootstraptoken/token.h"
 #include "app/util/kube_apply.h"
 #include "cmd/context.h"
-#include "tests/phases/cluster_phase_fixture.h"
+#include "tests/cmd/token_fixture.h"
 
 namespace kkadm::cmd {
 namespace {
 
 using nlohmann::json;
 using ::testing::HasSubstr;
-
-// The fake outlives each command's unique_ptr: commands get a forwarding client.
-class ForwardingClient : public util::KubeClient {
- public:
-  explicit ForwardingClient(util::KubeClient& c) : c_(c) {}
-  Result<json> Get(const std::string& p) override { return c_.Get(p); }
-  Result<json> Create(const std::string& p, const json& o) override { return c_.Create(p, o); }
-  Result<json> Update(const std::string& p, const json& o) override { return c_.Update(p, o); }
-  Result<json> Patch(const std::string& p, util::PatchType t, const json& o) override { return c_.Patch(p, t, o); }
-  Status Delete(const std::string& p) override { return c_.Delete(p); }
-  Result<std::string> GetRaw(const std::string& p) override { return c_.GetRaw(p); }
-
- private:
-  util::KubeClient& c_;
-};
-
-class TokenCommandTest : public testing::ClusterPhasesTest {
- protected:
-  TokenCommandTest() {
-    deps_.client_factory = [this](const std::string& path) -> Result<std::unique_ptr<util::KubeClient>> {
-      kubeconfigs_.push_back(path);
-      return std::unique_ptr<util::KubeClient>(new ForwardingClient(client_));
-    };
-    deps_.clock = &clock_;
-    deps_.fs = [this]() -> util::FileSystem& { return fs_; };
-  }
-  json Secret(const std::string& id) {
-    return client_.Object("/api/v1/namespaces/kube-system/secrets/bootstrap-token-" + id);
-  }
-  int Run(std::vector<std::string> args) {
-    CLI::App app("kkadm");
-    CommandContext context(cmd_out_, cmd_err_);
-    AddTokenCommand(app, context, deps_);
-    std::vector<const char*> argv = {"kkadm"};
-    for (const auto& a : args) argv.push_back(a.c_str());
-    try {
-      app.parse(static_cast<int>(argv.size()), const_cast<char**>(argv.data()));
-    } catch (const CLI::ParseError& e) {
-      return app.exit(e, cmd_out_, cmd_err_) == 0 ? 0 : 3;
-    }
-    status_ = context.status;
-    return context.status.ok() ? 0 : 1;
-  }
-  TokenCommandDeps deps_;
-  std::vector<std::string> kubeconfigs_;
-  std::ostringstream cmd_out_, cmd_err_;
-  Status status_;
-};
+using TokenCommandTest = testing::TokenCommandTest;
 
 TEST(ParseGoDurationTest, Forms) {
   EXPECT_EQ(*ParseGoDuration("24h0m0s"), std::chrono::hours(24));
@@ -74,44 +27,6 @@ TEST(ParseGoDurationTest, Forms) {
   EXPECT_FALSE(ParseGoDuration("1d").has_value());
   EXPECT_FALSE(ParseGoDuration("").has_value());
   EXPECT_FALSE(ParseGoDuration("h").has_value());
-}
-
-TEST_F(TokenCommandTest, CreateWithGivenTokenAndFlags) {
-  ASSERT_EQ(Run({"token", "create", "abcdef.0123456789abcdef", "--ttl", "2h", "--description", "ci",
-                 "--usages", "authentication", "--groups", "system:bootstrappers:ci"}), 0)
-      << status_.message();
-  EXPECT_EQ(cmd_out_.str(), "abcdef.0123456789abcdef\n");
-  EXPECT_EQ(kubeconfigs_, std::vector<std::string>{"/etc/kubernetes/admin.conf"});
-  auto token = phases::BootstrapTokenFromSecret(Secret("abcdef"));
-  ASSERT_TRUE(token.has_value());
-  EXPECT_EQ(token->description, "ci");
-  EXPECT_EQ(token->usages, std::vector<std::string>{"authentication"});
-  EXPECT_EQ(token->groups, std::vector<std::string>{"system:bootstrappers:ci"});
-  EXPECT_EQ(token->expires, clock_.Now() + std::chrono::hours(2));
-  // The same id again is refused.
-  EXPECT_EQ(Run({"token", "create", "abcdef.0123456789abcdef"}), 1);
-  EXPECT_EQ(status_.message(), "a token with id \"abcdef\" already exists");
-}
-
-TEST_F(TokenCommandTest, CreateGeneratesAndValidates) {
-  ASSERT_EQ(Run({"token", "create", "--kubeconfig", "/root/other.conf", "--ttl", "0"}), 0);
-  const std::string printed = cmd_out_.str();
-  auto token = phases::ParseBootstrapToken(printed.substr(0, printed.size() - 1));
-  ASSERT_TRUE(token.has_value()) << printed;
-  EXPECT_FALSE(Secret(token->id)["data"].contains("expiration"));
-  EXPECT_EQ(kubeconfigs_.back(), "/root/other.conf");
-  EXPECT_EQ(Run({"token", "create", "--usages", "bogus"}), 1);
-  EXPECT_THAT(status_.message(), HasSubstr("invalid bootstrap token usage string: bogus"));
-  EXPECT_EQ(Run({"token", "create", "--groups", "admins"}), 1);
-  EXPECT_EQ(Run({"token", "create", "not-a-token"}), 1);
-}
-
-TEST_F(TokenCommandTest, CreatePrintsJoinCommand) {
-  WriteAdminConf(MakeCa());
-  ASSERT_EQ(Run({"token", "create", "abcdef.0123456789abcdef", "--print-join-command"}), 0);
-  EXPECT_THAT(cmd_out_.str(), ::testing::StartsWith("kkadm join 192.0.2.10:6443 --token "
-                                                    "abcdef.0123456789abcdef \\\n\t--discovery-token-ca-cert-hash sha256:"));
-  EXPECT_THAT(cmd_out_.str(), ::testing::Not(HasSubstr("--control-plane")));
 }
 
 TEST_F(TokenCommandTest, ListPrintsKubeadmTable) {

@@ -181,6 +181,25 @@ kind: ResetConfiguration" --force
 rc=0; "$KKADM" reset --force --rootfs "$WORK/no-such-root" </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$?
 check "reset: bad --rootfs exits non-zero" [ "$rc" -ne 0 ]
 assert_contains "reset: bad --rootfs" "$(cat "$WORK/err")" "$WORK/no-such-root"
+# `token inspect` decodes offline: a broken join token is one line, exit 3, and never repeated.
+GOOD=kk1.AQ8xMC4xMjMuMC4xOjY0NDMCF2FiY2RlZi4wMTIzNDU2Nzg5YWJjZGVmAyCqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqn54SI8
+rc=0; "$KKADM" token inspect "$GOOD" >"$WORK/out" 2>"$WORK/err" || rc=$?
+assert_eq "token inspect of the docs' example exits 0 ($(cat "$WORK/err"))" 0 "$rc"
+inspect_case() {  # NAME FRAGMENT TOKEN
+  local rc=0
+  "$KKADM" token inspect "$3" >"$WORK/out" 2>"$WORK/err" || rc=$?
+  local err; err=$(cat "$WORK/err")
+  assert_eq "token inspect $1: exit code" 3 "$rc"
+  assert_eq "token inspect $1: one error line (stderr: $err)" 1 "$(grep -c . "$WORK/err" || true)"
+  assert_contains "token inspect $1" "$err" "$2"
+  assert_eq "token inspect $1: nothing on stdout" "" "$(cat "$WORK/out")"
+  assert_not_contains "token inspect $1: the token is not echoed" "$err" "${3:4:16}"
+  assert_not_contains "token inspect $1: the secret is not echoed" "$err" 0123456789abcdef
+}
+inspect_case truncated 'invalid join token' "${GOOD:0:60}"
+inspect_case mistyped 'invalid join token: checksum mismatch' "${GOOD:0:30}X${GOOD:31}"
+inspect_case bare-bootstrap-token 'a bare bootstrap token' abcdef.0123456789abcdef
+inspect_case other-prefix 'does not start with "kk1."' "kk2.${GOOD:4}"
 
 # config validate is strict: an unknown field is an error there (a warning for init).
 printf '%s\nkind: ClusterConfiguration\nnetwrking: {}\n' "$V4" > "$WORK/unknown-field.yaml"

@@ -1,13 +1,17 @@
-// The `kkadm join ...` command line kubeadm prints after init and for `token create
-// --print-join-command` (kubeadm's cmd/util/join.go).
+// The `kkadm join ...` commands printed after init and by `kkadm token create`: kubeadm's flag form
+// (kubeadm's cmd/util/join.go) and kkadm's one-argument join token (docs/join-token.md).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/util/file_system.h"
+#include "app/util/join_token.h"
 #include "app/util/status.h"
 
 namespace kkadm::phases {
+
+inline constexpr const char* kValueWithheld = "<value withheld>";
 
 struct JoinCommandInput {
   std::string kubeconfig_path;  // admin.conf: its cluster gives the endpoint and the CA
@@ -22,5 +26,25 @@ struct JoinCommandInput {
 // (one hash per CA certificate) [+ "\\\n\t--control-plane [--certificate-key <key>]"].
 // NotFound/InvalidArgument when the kubeconfig or its CA cannot be read.
 Result<std::string> JoinCommand(const util::FileSystem& fs, const JoinCommandInput& in);
+
+struct JoinTokenInput {
+  std::string kubeconfig_path;         // admin.conf: its cluster's server and CA bundle
+  std::string control_plane_endpoint;  // the ClusterConfiguration's, "" or "host[:port]"
+  std::string token;                   // "<id>.<secret>"
+  std::string certificate_key;         // 64 hex characters for a control-plane token, else ""
+};
+
+// The fields of a join token: the endpoints are the controlPlaneEndpoint (given the port of the
+// kubeconfig's server when it has none) and then the kubeconfig's server, each once; the pins are
+// those of every certificate of the kubeconfig's CA bundle. Reads only `fs`; the result is checked
+// by EncodeJoinToken, so InvalidArgument names a malformed field, never a secret.
+Result<util::JoinToken> JoinTokenFor(const util::FileSystem& fs, const JoinTokenInput& in);
+
+// EncodeJoinToken(JoinTokenFor(...)): the "kk1.…" text.
+Result<std::string> EncodedJoinToken(const util::FileSystem& fs, const JoinTokenInput& in);
+
+// The server URL of a kubeconfig as "host:port" ("https://" and any path removed; the port 443
+// added when the URL has none).
+std::string ServerHostPort(const std::string& server);
 
 }  // namespace kkadm::phases

@@ -1,0 +1,220 @@
+// `kkadm token create` (see token.h): the bootstrap token's Secret, and what is printed for it: a
+// join token, kubeadm's join command or cloud-init user-data.
+#include <optional>
+#include <regex>
+
+#include "app/phases/bootstraptoken/bootstrap_token.h"
+#include "app/phases/bootstraptoken/cloud_init.h"
+#include "app/phases/bootstraptoken/join_facts.h"
+#include "app/phases/bootstraptoken/token.h"
+#include "app/phases/showjoincommand/join_command.h"
+#include "app/phases/uploadcerts/upload_certs.h"
+#include "app/util/crypto.h"
+#include "app/util/printer.h"
+#include "cmd/context.h"
+#include "cmd/token.h"
+
+namespace kkadm::cmd {
+namespace {
+
+using Cluster = std::optional<config::ClusterConfiguration>;
+
+Status ValidateUsagesAndGroups(const TokenCreateOptions& o) {
+  for (const auto& usage : o.usages) {
+    if (usage != "signing" && usage != "authentication") {
+      return InvalidArgument("invalid bootstrap token usage string: " + usage +
+                             ", valid usage options: signing,authentication");
+    }
+  }
+  static const std::regex kGroup("^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$");
+  for (const auto& group : o.groups) {
+    if (!std::regex_match(group, kGroup)) {
+      return InvalidArgument("invalid group name \"" + group + "\" (must match " +
+                             "^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$)");
+    }
+  }
+  return Status::Ok();
+}
+
+Result<config::BootstrapToken> NewToken(const TokenCreateOptions& options) {
+  std::string token_string = options.token;
+  if (token_string.empty()) {
+    auto generated = phases::GenerateBootstrapTokenString();
+    if (!generated) return generated.error();
+    token_string = *generated;
+  }
+  auto token = phases::ParseBootstrapToken(token_string);
+  if (!token) return token.error();
+  auto ttl = ParseGoDuration(options.ttl);
+  if (!ttl) return ttl.error();
+  KKADM_RETURN_IF_ERROR(ValidateUsagesAndGroups(options));
+  token->ttl = *ttl;
+  token->usages = options.usages;
+  token->groups = options.groups;
+  token->description = options.description;
+  return token;
+}
+
+// The given --certificate-key (checked, never echoed) or a fresh one.
+Result<std::string> CertificateKey(const TokenCreateOptions& options) {
+  if (options.certificate_key.empty()) return util::CreateCertificateKey();
+  if (!util::DecodeCertificateKey(options.certificate_key)) {
+    return InvalidArgument(
+        "--certificate-key: invalid value <redacted>: must be 64 hexadecimal characters");
+  }
+  return options.certificate_key;
+}
+
+// The ClusterConfiguration from kubeadm-config; a cluster without it still gets worker tokens
+// (with the admin kubeconfig's server as the only endpoint).
+Result<Cluster> FetchCluster(util::KubeClient& client, bool required) {
+  auto cluster = phases::FetchClusterConfiguration(client);
+  if (cluster) return Cluster(*cluster);
+  if (required || cluster.error().code() != StatusCode::kNotFound) return cluster.error();
+  return Cluster();
+}
+
+struct Plan {
+  config::BootstrapToken token;
+  std::string certificate_key;  // a control-plane token's; "" for a worker's
+  Cluster cluster;
+};
+
+Result<std::string> JoinTokenText(const TokenCreateOptions& options, const TokenCommandDeps& deps,
+                                  const Plan& plan) {
+  return phases::EncodedJoinToken(
+      deps.fs(),
+      {.kubeconfig_path = options.kubeconfig,
+       .control_plane_endpoint = plan.cluster ? plan.cluster->control_plane_endpoint : "",
+       .token = plan.token.Token(),
+       .certificate_key = plan.certificate_key});
+}
+
+// What the command prints, made before anything is written.
+Result<std::string> Output(const TokenCreateOptions& options, const TokenCommandDeps& deps,
+                           util::KubeClient& client, const Plan& plan) {
+  if (options.print_join_command) {
+    auto join = phases::JoinCommand(deps.fs(), {.kubeconfig_path = options.kubeconfig,
+                                                .token = plan.token.Token(),
+                                                .certificate_key = plan.certificate_key,
+                                                .control_plane = !plan.certificate_key.empty(),
+                                                .skip_token_print = false,
+                                                .skip_certificate_key_print = false});
+    if (!join) return join.error().Wrap("failed to get join command");
+    return *join + "\n";
+  }
+  auto token = JoinTokenText(options, deps, plan);
+  if (!token) return token.error().Wrap("failed to make the join token");
+  if (!options.print_cloud_init) return *token + "\n";
+  const auto& ttl = plan.token.ttl;
+  return phases::CloudInitUserData(
+      {.join_token = *token,
+       .cri_socket =
+           options.cri_socket.empty() ? phases::ClusterCriSocket(client) : options.cri_socket,
+       .control_plane = !plan.certificate_key.empty(),
+       .expires = ttl && ttl->count() > 0 ? phases::FormatRfc3339(deps.clock->Now() + *ttl) : ""});
+}
+
+// Checks everything that can be refused and gathers what the output needs.
+Result<Plan> MakePlan(const TokenCreateOptions& options, const TokenCommandDeps& deps,
+                      util::KubeClient& client, const config::BootstrapToken& token,
+                      std::ostream& err) {
+  Plan plan;
+  plan.token = token;
+  const bool control_plane = options.control_plane || !options.certificate_key.empty();
+  if (Status usable = phases::CheckJoinUsagesAndGroups(plan.token); !usable.ok()) {
+    if (control_plane || options.print_cloud_init) return usable;
+    if (!options.print_join_command)
+      err << "warning: this token cannot join nodes: " << usable.message() << "\n";
+  }
+  if (control_plane) {
+    auto key = CertificateKey(options);
+    if (!key) return key.error();
+    plan.certificate_key = *key;
+  }
+  if (control_plane || !options.print_join_command) {
+    auto cluster = FetchCluster(client, control_plane);
+    if (!cluster) return cluster.error();
+    plan.cluster = *cluster;
+  }
+  if (control_plane) KKADM_RETURN_IF_ERROR(phases::CheckControlPlaneJoin(deps.fs(), *plan.cluster));
+  return plan;
+}
+
+// The flags that choose what is printed and for which kind of node.
+void AddJoinFlags(CLI::App& create, TokenCreateOptions& opts) {
+  auto* join_command = create.add_flag(
+      "--print-join-command", opts.print_join_command,
+      "Instead of the join token, print kubeadm's full 'kkadm join' command with its flags");
+  create
+      .add_flag("--print-cloud-init", opts.print_cloud_init,
+                "Instead of the join token, print cloud-init user-data (#cloud-config) that "
+                "joins a new node")
+      ->excludes(join_command);
+  create.add_flag("--control-plane", opts.control_plane,
+                  "Make a token that joins a control-plane node: upload the control-plane "
+                  "certificates again, encrypted with a fresh certificate key the token carries");
+  create.add_option("--certificate-key", opts.certificate_key,
+                    "The certificate key to encrypt the uploaded certificates with (implies "
+                    "--control-plane)");
+  create.add_option(
+      "--cri-socket", opts.cri_socket,
+      "With --print-cloud-init: the new node's container runtime socket (default: "
+      "the control-plane nodes' one, else unix:///var/run/containerd/containerd.sock)");
+}
+
+}  // namespace
+
+Status TokenCreate(const TokenCreateOptions& options, const TokenCommandDeps& deps,
+                   std::ostream& out, std::ostream& err) {
+  if (!deps.client_factory) return Internal("no API client factory");
+  auto token = NewToken(options);  // bad flags are refused before any I/O
+  if (!token) return token.error();
+  auto client = deps.client_factory(options.kubeconfig);
+  if (!client) return client.error();
+  auto plan = MakePlan(options, deps, **client, *token, err);
+  if (!plan) return plan.error();
+  auto output = Output(options, deps, **client, *plan);
+  if (!output) return output.error();
+  KKADM_RETURN_IF_ERROR(
+      phases::UpdateOrCreateTokens(**client, true, {plan->token}, deps.clock->Now()));
+  if (!plan->certificate_key.empty()) {
+    util::Printer progress(err);
+    KKADM_RETURN_IF_ERROR(phases::UploadCerts(**client, deps.fs(), progress, *plan->cluster,
+                                              plan->certificate_key, deps.clock->Now())
+                              .Wrap("error uploading certs"));
+  }
+  out << *output;
+  return Status::Ok();
+}
+
+void AddTokenCreateCommand(CLI::App& token, CommandContext& context,
+                           std::shared_ptr<std::string> kubeconfig,
+                           std::shared_ptr<TokenCommandDeps> deps) {
+  auto opts = std::make_shared<TokenCreateOptions>();
+  auto* create = token.add_subcommand("create", "Create bootstrap tokens on the server");
+  create->fallthrough();  // --kubeconfig belongs to `token` but may follow the subcommand
+  create->add_option("token", opts->token, "The token to create (generated if omitted)");
+  create
+      ->add_option("--ttl", opts->ttl,
+                   "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). "
+                   "If set to '0', the token will never expire")
+      ->capture_default_str();
+  create->add_option("--usages", opts->usages, "Describes the ways in which this token can be used")
+      ->delimiter(',')
+      ->capture_default_str();
+  create
+      ->add_option("--groups", opts->groups,
+                   "Extra groups that this token will authenticate as when used for authentication")
+      ->delimiter(',')
+      ->capture_default_str();
+  create->add_option("--description", opts->description,
+                     "A human friendly description of how this token is used");
+  AddJoinFlags(*create, *opts);
+  create->callback([&context, opts, kubeconfig, deps] {
+    opts->kubeconfig = *kubeconfig;
+    context.status = TokenCreate(*opts, *deps, context.out, context.err);
+  });
+}
+
+}  // namespace kkadm::cmd
