@@ -13,6 +13,7 @@
 #include "cmd/context.h"
 #include "cmd/images.h"
 #include "cmd/init.h"
+#include "cmd/join.h"
 #include "cmd/kube_client_factory.h"
 #include "cmd/token.h"
 #include "cmd/version.h"
@@ -67,6 +68,8 @@ int Main(int argc, char** argv) {
 
   InitCommand init(context);
   init.Bind(app);
+  JoinCommand join(context);
+  join.Bind(app);
   AddConfigCommand(app, context);
   AddImagesCommand(*app.get_subcommand("config"), context);
   AddTokenCommand(app, context, TokenDeps(context));
