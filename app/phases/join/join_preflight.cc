@@ -54,7 +54,7 @@ Status RunNodeChecks(JoinData& data, const JoinLeftovers& leftovers) {
   preflight::CheckList checks = JoinNodeChecks(data);
   if (leftovers.Resumable()) {
     std::vector<std::string> skipped = DropLeftoverChecks(checks);
-    data.printer().Line(kPrefix, fmt::format("Found files of an unfinished join of this node ({}): "
+    data.printer().Line(kPrefix, fmt::format("Found files of an earlier join of this node ({}): "
                                              "resuming it; skipped checks: {}",
                                              fmt::join(leftovers.files, ", "), fmt::join(skipped, ", ")));
   }
@@ -83,7 +83,7 @@ Status RunControlPlaneChecks(JoinData& data, const JoinLeftovers& leftovers, con
   options.download_certs = has_key;
   preflight::CheckList checks = preflight::InitNodeChecks(cluster.init_cfg, options);
   if (leftovers.Resumable()) {
-    data.printer().Line(kPrefix, fmt::format("Resuming the unfinished join; skipped checks: {}",
+    data.printer().Line(kPrefix, fmt::format("Resuming the earlier join; skipped checks: {}",
                                              fmt::join(DropLeftoverChecks(checks), ", ")));
   }
   KKADM_RETURN_IF_ERROR(RunChecksOf(data, checks));

@@ -91,7 +91,7 @@ TEST_F(JoinPreflightTest, UnfinishedJoinOfThisNodeIsResumed) {
   bootstrap_api_.Put("/api/v1/nodes/worker-1", kkadm::testing::ReadyNode("worker-1", true));
   Status s = RunJoinPreflight(data_);
   ASSERT_TRUE(s.ok()) << s.message() << out_.str();
-  EXPECT_THAT(out_.str(), HasSubstr("Found files of an unfinished join of this node (/etc/kubernetes/pki/ca.crt, "
+  EXPECT_THAT(out_.str(), HasSubstr("Found files of an earlier join of this node (/etc/kubernetes/pki/ca.crt, "
                                     "/etc/kubernetes/kubelet.conf): resuming it; skipped checks: "
                                     "FileAvailable--etc-kubernetes-kubelet.conf, "
                                     "FileAvailable--etc-kubernetes-bootstrap-kubelet.conf, Port-10250, "
