@@ -13,6 +13,7 @@
 #include "cmd/context.h"
 #include "cmd/images.h"
 #include "cmd/init.h"
+#include "cmd/join.h"
 #include "cmd/kube_client_factory.h"
 #include "cmd/reset.h"
 #include "cmd/token.h"
@@ -68,6 +69,8 @@ int Main(int argc, char** argv) {
 
   InitCommand init(context);
   init.Bind(app);
+  JoinCommand join(context);
+  join.Bind(app);
   ResetCommand reset(context);
   reset.Bind(app);
   AddConfigCommand(app, context);

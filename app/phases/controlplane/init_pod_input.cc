@@ -5,17 +5,22 @@
 
 namespace kkadm::phases {
 
-StaticPodInput StaticPodInputFromInit(const InitData& data) {
+StaticPodInput StaticPodInputFromConfig(const config::InitConfiguration& cfg, const util::FileSystem& fs,
+                                        bool external_ca) {
   return StaticPodInput{
-      .cluster = &data.cfg.cluster,
-      .endpoint = data.cfg.local_api_endpoint,
-      .node_name = data.cfg.node_registration.name,
-      .image_pull_policy = data.cfg.node_registration.image_pull_policy,
-      .health_check_timeout = data.cfg.timeouts.control_plane_component_health_check,
-      .external_ca = data.external_ca,
+      .cluster = &cfg.cluster,
+      .endpoint = cfg.local_api_endpoint,
+      .node_name = cfg.node_registration.name,
+      .image_pull_policy = cfg.node_registration.image_pull_policy,
+      .health_check_timeout = cfg.timeouts.control_plane_component_health_check,
+      .external_ca = external_ca,
       .environment = util::ProcessEnvironment(),
-      .fs = &data.host->fs,
+      .fs = &fs,
   };
+}
+
+StaticPodInput StaticPodInputFromInit(const InitData& data) {
+  return StaticPodInputFromConfig(data.cfg, data.host->fs, data.external_ca);
 }
 
 }  // namespace kkadm::phases

@@ -47,12 +47,48 @@ bool BeforeKubernetes132(const std::string& version) {
   return v && (v->major < 1 || (v->major == 1 && v->minor < 32));
 }
 
-void AddCommonChecks(const InitData& data, CheckList& checks) {
-  const auto& node = data.cfg.node_registration;
+void AddForwardingChecks(const config::InitConfiguration& cfg, CheckList& checks) {
+  const auto& net = cfg.cluster.networking;
+  bool v4 = false;
+  bool v6 = false;
+  for (const auto* list : {&net.service_subnet, &net.pod_subnet}) {
+    for (const auto& cidr : SplitCommas(*list)) {
+      v4 = v4 || IpFamily(cidr) == 4;
+      v6 = v6 || IpFamily(cidr) == 6;
+    }
+  }
+  int advertise = IpFamily(cfg.local_api_endpoint.advertise_address);
+  v4 = v4 || advertise == 4;
+  v6 = v6 || advertise == 6;
+  if (v4) checks.push_back(NewFileContentCheck("/proc/sys/net/ipv4/ip_forward", "1"));
+  if (v6) checks.push_back(NewFileContentCheck("/proc/sys/net/ipv6/conf/default/forwarding", "1"));
+}
+
+void AddEtcdChecks(const config::InitConfiguration& cfg, const NodeCheckOptions& options,
+                   CheckList& checks) {
+  const auto& etcd = cfg.cluster.etcd;
+  if (etcd.local) {
+    checks.push_back(NewPortOpenCheck(kEtcdListenClientPort));
+    checks.push_back(NewPortOpenCheck(kEtcdListenPeerPort));
+    checks.push_back(NewDirAvailableCheck(etcd.local->data_dir));
+  }
+  if (etcd.external && !(options.secondary_control_plane && options.download_certs)) {
+    for (const auto* file :
+         {&etcd.external->ca_file, &etcd.external->cert_file, &etcd.external->key_file}) {
+      if (!file->empty())
+        checks.push_back(NewFileExistingCheck(*file, "ExternalEtcdClientCertificates"));
+    }
+  }
+}
+
+}  // namespace
+
+void AddCommonChecks(const config::NodeRegistration& node, const std::string& kubernetes_version,
+                     CheckList& checks) {
   checks.push_back(NewCriCheck(node.cri_socket));
   checks.push_back(NewSwapCheck());
   // kube-proxy stopped needing conntrack in Kubernetes 1.32.
-  if (BeforeKubernetes132(data.cfg.cluster.kubernetes_version)) {
+  if (BeforeKubernetes132(kubernetes_version)) {
     checks.push_back(NewInPathCheck("conntrack", true));
   }
   for (const char* binary : {"ip", "iptables", "mount", "nsenter"}) {
@@ -66,43 +102,7 @@ void AddCommonChecks(const InitData& data, CheckList& checks) {
   checks.push_back(NewPortOpenCheck(kKubeletPort));
 }
 
-void AddForwardingChecks(const InitData& data, CheckList& checks) {
-  const auto& net = data.cfg.cluster.networking;
-  bool v4 = false;
-  bool v6 = false;
-  for (const auto* list : {&net.service_subnet, &net.pod_subnet}) {
-    for (const auto& cidr : SplitCommas(*list)) {
-      v4 = v4 || IpFamily(cidr) == 4;
-      v6 = v6 || IpFamily(cidr) == 6;
-    }
-  }
-  int advertise = IpFamily(data.cfg.local_api_endpoint.advertise_address);
-  v4 = v4 || advertise == 4;
-  v6 = v6 || advertise == 6;
-  if (v4) checks.push_back(NewFileContentCheck("/proc/sys/net/ipv4/ip_forward", "1"));
-  if (v6) checks.push_back(NewFileContentCheck("/proc/sys/net/ipv6/conf/default/forwarding", "1"));
-}
-
-void AddEtcdChecks(const InitData& data, CheckList& checks) {
-  const auto& etcd = data.cfg.cluster.etcd;
-  if (etcd.local) {
-    checks.push_back(NewPortOpenCheck(kEtcdListenClientPort));
-    checks.push_back(NewPortOpenCheck(kEtcdListenPeerPort));
-    checks.push_back(NewDirAvailableCheck(etcd.local->data_dir));
-  }
-  if (etcd.external) {
-    for (const auto* file :
-         {&etcd.external->ca_file, &etcd.external->cert_file, &etcd.external->key_file}) {
-      if (!file->empty())
-        checks.push_back(NewFileExistingCheck(*file, "ExternalEtcdClientCertificates"));
-    }
-  }
-}
-
-}  // namespace
-
-CheckList InitNodeChecks(const InitData& data) {
-  const auto& cfg = data.cfg;
+CheckList InitNodeChecks(const config::InitConfiguration& cfg, const NodeCheckOptions& options) {
   int bind_port = cfg.local_api_endpoint.bind_port;
   CheckList checks;
   checks.push_back(NewNumCpuCheck(kControlPlaneNumCpu));
@@ -115,17 +115,25 @@ CheckList InitNodeChecks(const InitData& data) {
   }
   for (const char* component :
        {"kube-apiserver", "kube-controller-manager", "kube-scheduler", "etcd"}) {
-    checks.push_back(NewFileAvailableCheck(data.manifest_dir + "/" + component + ".yaml"));
+    checks.push_back(NewFileAvailableCheck(options.manifest_dir + "/" + component + ".yaml"));
   }
   checks.push_back(NewHttpProxyCheck(cfg.local_api_endpoint.advertise_address));
   for (const auto* list :
        {&cfg.cluster.networking.service_subnet, &cfg.cluster.networking.pod_subnet}) {
     for (const auto& cidr : SplitCommas(*list)) checks.push_back(NewHttpProxyCidrCheck(cidr));
   }
-  AddCommonChecks(data, checks);
-  AddForwardingChecks(data, checks);
-  AddEtcdChecks(data, checks);
+  if (!options.secondary_control_plane) {
+    AddCommonChecks(cfg.node_registration, cfg.cluster.kubernetes_version, checks);
+    AddForwardingChecks(cfg, checks);
+  }
+  AddEtcdChecks(cfg, options, checks);
   return checks;
+}
+
+CheckList InitNodeChecks(const InitData& data) {
+  NodeCheckOptions options;
+  options.manifest_dir = data.manifest_dir;
+  return InitNodeChecks(data.cfg, options);
 }
 
 Status RunInitPreflight(InitData& data) {

@@ -80,23 +80,31 @@ Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
   }
 }
 
+Result<std::chrono::nanoseconds> WaitForKubelet(
+    util::Clock& clock, util::Printer& out,
+    const std::function<Result<std::string>(const std::string&)>& http_get, const std::string& url,
+    std::chrono::milliseconds timeout) {
+  out.Line("kubelet-check", "Waiting for a healthy kubelet at " + url + ". This can take up to " +
+                                FormatGoDuration(timeout));
+  auto healthy = PollUntilHealthy(
+      clock,
+      [&] {
+        auto body = http_get(url);
+        if (body) return Status::Ok();
+        return Unavailable("The HTTP call equal to 'curl -sSL " + url +
+                           "' returned error: " + body.error().message());
+      },
+      timeout);
+  if (healthy) out.Line("kubelet-check", "The kubelet is healthy after " + FormatGoDuration(*healthy));
+  return healthy;
+}
+
 Status WaitForControlPlane(util::Clock& clock, util::Printer& out, const WaitControlPlaneInput& in) {
   out.Line("wait-control-plane",
            "Waiting for the kubelet to boot up the control plane as static Pods from directory \"" +
                in.manifest_dir + "\"");
-  out.Line("kubelet-check", std::string("Waiting for a healthy kubelet at ") + kKubeletHealthzUrl +
-                                ". This can take up to " + FormatGoDuration(in.kubelet_timeout));
-  auto kubelet = PollUntilHealthy(
-      clock,
-      [&] {
-        auto body = in.http_get(kKubeletHealthzUrl);
-        if (body) return Status::Ok();
-        return Unavailable(std::string("The HTTP call equal to 'curl -sSL ") + kKubeletHealthzUrl +
-                           "' returned error: " + body.error().message());
-      },
-      in.kubelet_timeout);
+  auto kubelet = WaitForKubelet(clock, out, in.http_get, kKubeletHealthzUrl, in.kubelet_timeout);
   if (!kubelet) return Fail(out, in.cri_socket, kubelet.error());
-  out.Line("kubelet-check", "The kubelet is healthy after " + FormatGoDuration(*kubelet));
 
   auto client = in.client();
   if (!client) return Fail(out, in.cri_socket, client.error());

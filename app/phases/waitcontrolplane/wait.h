@@ -27,6 +27,15 @@ Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
                                                   std::chrono::milliseconds timeout,
                                                   std::chrono::milliseconds interval = kHealthPollInterval);
 
+// Prints "[kubelet-check] Waiting for a healthy kubelet at <url>. This can take up to <timeout>",
+// polls `url` through `http_get` (PollUntilHealthy), then prints "[kubelet-check] The kubelet is
+// healthy after <d>". kUnavailable "The HTTP call equal to 'curl -sSL <url>' returned error: ..."
+// when it stays unhealthy.
+Result<std::chrono::nanoseconds> WaitForKubelet(
+    util::Clock& clock, util::Printer& out,
+    const std::function<Result<std::string>(const std::string&)>& http_get, const std::string& url,
+    std::chrono::milliseconds timeout);
+
 struct WaitControlPlaneInput {
   std::string manifest_dir;
   std::string cri_socket;

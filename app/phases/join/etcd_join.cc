@@ -1,0 +1,234 @@
+// Adding this node's etcd to the stacked etcd cluster, and checking that cluster first.
+#include "app/phases/join/etcd_join.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <sstream>
+
+#include "app/phases/controlplane/init_pod_input.h"
+#include "app/phases/waitcontrolplane/wait.h"
+
+namespace kkadm::phases {
+namespace {
+
+constexpr const char* kEtcdAnnotation = "kubeadm.kubernetes.io/etcd.advertise-client-urls";
+constexpr const char* kControlPlaneLabel = "node-role.kubernetes.io/control-plane";
+constexpr std::chrono::seconds kMemberJoinTimeout{40};  // kubeadm: 8 checks, 5 s apart
+constexpr std::chrono::milliseconds kMemberJoinPoll{200};
+
+nlohmann::json Items(const Result<nlohmann::json>& list) {
+  if (!list || !list->is_object()) return nlohmann::json::array();
+  return list->value("items", nlohmann::json::array());
+}
+
+std::vector<std::string> EndpointsFromPods(util::KubeClient& client) {
+  std::vector<std::string> out;
+  for (const auto& pod : Items(client.Get("/api/v1/namespaces/kube-system/pods"))) {
+    const nlohmann::json meta = pod.value("metadata", nlohmann::json::object());
+    const nlohmann::json labels = meta.value("labels", nlohmann::json::object());
+    if (labels.value("component", "") != "etcd" || labels.value("tier", "") != "control-plane") continue;
+    std::istringstream urls(meta.value("annotations", nlohmann::json::object()).value(kEtcdAnnotation, ""));
+    for (std::string url; std::getline(urls, url, ',');) {
+      if (!url.empty()) out.push_back(url);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> EndpointsFromNodes(const nlohmann::json& nodes) {
+  std::vector<std::string> out;
+  for (const auto& node : nodes) {
+    const nlohmann::json labels = node.value("metadata", nlohmann::json::object()).value("labels", nlohmann::json::object());
+    if (!labels.contains(kControlPlaneLabel)) continue;
+    const nlohmann::json addresses = node.value("status", nlohmann::json::object()).value("addresses", nlohmann::json::array());
+    for (const auto& address : addresses) {
+      if (address.value("type", "") != "InternalIP") continue;
+      config::APIEndpoint endpoint;
+      endpoint.advertise_address = address.value("address", "");
+      out.push_back(EtcdClientURL(endpoint));
+      break;
+    }
+  }
+  return out;
+}
+
+std::string HexId(uint64_t id) { return fmt::format("{:x}", id); }
+
+std::vector<EtcdMember> InitialCluster(const std::vector<util::EtcdMember>& members, uint64_t id,
+                                       const std::string& name) {
+  std::vector<EtcdMember> out;
+  for (const auto& member : members) {
+    if (member.peer_urls.empty()) continue;
+    std::string member_name = member.id == id ? name : member.name.empty() ? HexId(member.id) : member.name;
+    out.push_back(EtcdMember{member_name, member.peer_urls.front()});
+  }
+  return out;
+}
+
+const util::EtcdMember* FindByPeer(const std::vector<util::EtcdMember>& members, const std::string& peer_url) {
+  for (const auto& member : members) {
+    for (const auto& url : member.peer_urls) {
+      if (url == peer_url) return &member;
+    }
+  }
+  return nullptr;
+}
+
+Result<LearnerAdded> FromList(util::EtcdClient& client, const std::string& name, const std::string& peer_url) {
+  auto members = client.MemberList();
+  if (!members) return members.error();
+  const util::EtcdMember* existing = FindByPeer(*members, peer_url);
+  if (existing == nullptr) return NotFound("no etcd member has the peer URL " + peer_url);
+  return LearnerAdded{existing->id, existing->is_learner, InitialCluster(*members, existing->id, name)};
+}
+
+Result<util::EtcdClient*> EtcdClientOf(JoinData& data, const config::InitConfiguration& cfg,
+                                       std::unique_ptr<util::EtcdClient>& slot) {
+  auto client = data.client();
+  if (!client) return client.error().Wrap("couldn't create Kubernetes client");
+  auto endpoints = EtcdEndpointsFromCluster(**client);
+  if (!endpoints) return endpoints.error();
+  auto config = EtcdClientConfigFor(data.fs(), cfg.cluster.certificates_dir, std::move(*endpoints));
+  if (!config) return config.error();
+  config->retry_timeout = cfg.timeouts.etcd_api_call;
+  config->clock = &data.host->clock;
+  slot = data.etcd_client(std::move(*config));
+  return slot.get();
+}
+
+// After the promotion: this member's own endpoint answers as a voting member.
+Status WaitForMember(JoinData& data, util::EtcdClient& etcd, const config::APIEndpoint& endpoint) {
+  data.printer().Line("etcd", fmt::format("Waiting for the new etcd member to join the cluster. This can take up to {}",
+                                          FormatGoDuration(kMemberJoinTimeout)));
+  const std::string url = EtcdClientURL(endpoint);
+  auto waited = PollUntilHealthy(
+      data.host->clock,
+      [&] {
+        auto status = etcd.EndpointStatus(url);
+        if (!status) return status.error();
+        return status->is_learner ? Unavailable(url + " is still a learner") : Status::Ok();
+      },
+      kMemberJoinTimeout, kMemberJoinPoll);
+  return waited.status().Wrap("the new etcd member did not join the cluster");
+}
+
+Status DryRunJoinEtcd(JoinData& data, const StaticPodInput& input, const std::string& peer_url) {
+  data.printer().Line("etcd", "Would add etcd member: " + peer_url);
+  data.printer().Line("etcd", "Creating static Pod manifest for \"etcd\"");
+  KKADM_RETURN_IF_ERROR(CreateLocalEtcdManifest(input, {EtcdMember{input.node_name, peer_url}}, data.fs(),
+                                                data.manifest_dir, {}, &data.printer()));
+  data.printer().Line("etcd", "Would wait for the new etcd member to join the cluster");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> EtcdEndpointsFromCluster(util::KubeClient& client) {
+  std::vector<std::string> endpoints = EndpointsFromPods(client);
+  if (!endpoints.empty()) return endpoints;
+  auto nodes = client.Get("/api/v1/nodes");
+  if (!nodes) return nodes.error().Wrap("could not retrieve the list of etcd endpoints");
+  endpoints = EndpointsFromNodes(Items(nodes));
+  if (endpoints.empty()) {
+    return NotFound("could not retrieve the list of etcd endpoints: no etcd Pod and no control-plane Node found");
+  }
+  return endpoints;
+}
+
+Result<util::EtcdClientConfig> EtcdClientConfigFor(const util::FileSystem& fs, const std::string& cert_dir,
+                                                   std::vector<std::string> endpoints) {
+  util::EtcdClientConfig config;
+  config.endpoints = std::move(endpoints);
+  for (auto [file, out] : {std::pair{"/etcd/ca.crt", &config.ca_pem},
+                           std::pair{"/apiserver-etcd-client.crt", &config.client_cert_pem},
+                           std::pair{"/apiserver-etcd-client.key", &config.client_key_pem}}) {
+    auto content = fs.ReadFile(cert_dir + file);
+    if (!content) return content.error().Wrap("reading the etcd client credentials");
+    *out = std::move(*content);
+  }
+  return config;
+}
+
+Result<LearnerAdded> AddLearner(util::EtcdClient& client, const std::string& name, const std::string& peer_url) {
+  auto existing = FromList(client, name, peer_url);
+  if (existing || existing.error().code() != StatusCode::kNotFound) return existing;
+  spdlog::info("[etcd] Adding etcd member as learner: {}", peer_url);
+  auto added = client.MemberAdd({peer_url}, /*is_learner=*/true);
+  if (!added && added.error().message().find("Peer URLs already exists") != std::string::npos) {
+    return FromList(client, name, peer_url);
+  }
+  if (!added) return added.error();
+  return LearnerAdded{added->added.id, true, InitialCluster(added->members, added->added.id, name)};
+}
+
+Status PromoteLearner(util::EtcdClient& client, uint64_t id) {
+  Status promoted = client.MemberPromote(id);
+  if (promoted.ok() || promoted.code() != StatusCode::kFailedPrecondition) return promoted;
+  // "can only promote a learner member": a re-run after the promotion went through.
+  auto members = client.MemberList();
+  if (!members) return members.error();
+  for (const auto& member : *members) {
+    if (member.id == id && !member.is_learner) return Status::Ok();
+  }
+  return promoted;
+}
+
+Status RunJoinEtcd(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  auto cluster = data.cluster();
+  if (!cluster) return cluster.error();
+  const config::InitConfiguration& cfg = (*cluster)->init_cfg;
+  if (!cfg.cluster.etcd.local) {
+    data.printer().Line("control-plane-join", "Using external etcd - no local stacked instance added");
+    return Status::Ok();
+  }
+  const std::string& data_dir = cfg.cluster.etcd.local->data_dir;
+  const StaticPodInput input = StaticPodInputFromConfig(cfg, data.fs(), false);
+  const std::string peer_url = EtcdPeerURL(cfg.local_api_endpoint);
+  if (data.dry_run) {
+    data.printer().Line("control-plane-join", "Would ensure that \"" + data_dir + "\" directory is present");
+    return DryRunJoinEtcd(data, input, peer_url);
+  }
+  KKADM_RETURN_IF_ERROR(data.fs().MakeDirs(data_dir, 0700).Wrap("failed to create etcd directory \"" + data_dir + "\""));
+  std::unique_ptr<util::EtcdClient> etcd;
+  auto client = EtcdClientOf(data, cfg, etcd);
+  if (!client) return client.error();
+  auto added = AddLearner(**client, input.node_name, peer_url);
+  if (!added) return added.error().Wrap("error adding the etcd member " + peer_url);
+  data.printer().Line("etcd", "Announced new etcd member joining to the existing etcd cluster");
+  data.printer().Line("etcd", "Creating static Pod manifest for \"etcd\"");
+  KKADM_RETURN_IF_ERROR(CreateLocalEtcdManifest(input, added->initial_cluster, data.fs(), data.manifest_dir, {}, nullptr)
+                            .Wrap("error creating local etcd static pod manifest file"));
+  if (added->is_learner) {
+    KKADM_RETURN_IF_ERROR(PromoteLearner(**client, added->id).Wrap("error promoting the etcd learner " + peer_url));
+  }
+  return WaitForMember(data, **client, cfg.local_api_endpoint);
+}
+
+Status RunCheckEtcd(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  auto cluster = data.cluster();
+  if (!cluster) return cluster.error();
+  const config::InitConfiguration& cfg = (*cluster)->init_cfg;
+  if (!cfg.cluster.etcd.local) return Status::Ok();
+  data.printer().Line("check-etcd", "Checking that the etcd cluster is healthy");
+  if (data.dry_run) {
+    data.printer().Line("check-etcd", "Would check that the etcd cluster is healthy");
+    return Status::Ok();
+  }
+  std::unique_ptr<util::EtcdClient> etcd;
+  auto client = EtcdClientOf(data, cfg, etcd);
+  if (!client) return client.error();
+  auto members = (*client)->MemberList();
+  if (!members) return members.error().Wrap("etcd cluster is not healthy");
+  for (const auto& member : *members) {
+    for (const auto& url : member.client_urls) {
+      auto status = (*client)->EndpointStatus(url);
+      if (!status) return status.error().Wrap("etcd cluster is not healthy: " + url);
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace kkadm::phases

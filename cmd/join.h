@@ -1,0 +1,55 @@
+// `kkadm join`: make this machine a worker or control-plane node of an existing cluster, phase by
+// phase.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <optional>
+
+#include "app/phases/join/join_data.h"
+#include "app/util/printer.h"
+#include "app/workflow/cli.h"
+#include "app/workflow/runner.h"
+#include "cmd/context.h"
+#include "cmd/host_factory.h"
+#include "cmd/join_options.h"
+
+namespace kkadm::cmd {
+
+class JoinCommand {
+ public:
+  explicit JoinCommand(CommandContext& context);
+  JoinCommand(const JoinCommand&) = delete;
+  JoinCommand& operator=(const JoinCommand&) = delete;
+
+  // Adds `join`, its flags and its `phase` subcommands under parent.
+  void Bind(CLI::App& parent);
+
+ private:
+  // The one place that reads the argument and the config file, applies defaults and flags,
+  // validates, and builds the host seams: after it, data_ is trusted.
+  Status MakeJoinData();
+  Status UseAdminConfWithoutDiscovery();
+  void SetClients();
+  Result<phases::JoinCluster*> Cluster();
+  Result<util::KubeClient*> BootstrapClient();
+  Result<util::KubeClient*> AdminClient();
+  Result<std::unique_ptr<util::KubeClient>> LocalApiClient();
+  Result<std::vector<std::string>> ResolveSkipPhases(const std::vector<std::string>& flag);
+  void Done(const Status& status, const std::string& failed_phase);
+
+  CommandContext& context_;
+  util::Printer printer_;
+  JoinOptions options_;
+  phases::JoinData data_;
+  std::unique_ptr<util::Machine> machine_;
+  std::unique_ptr<OwnedHost> host_;
+  std::optional<Result<phases::JoinCluster>> cluster_;
+  std::unique_ptr<util::KubeClient> bootstrap_client_;
+  std::unique_ptr<util::KubeClient> admin_client_;
+  std::vector<std::string> skip_phases_;  // as resolved for the whole workflow
+  workflow::FlagSet flags_;
+  workflow::Runner runner_;
+};
+
+}  // namespace kkadm::cmd

@@ -1,0 +1,135 @@
+// JoinPhasesTest: a JoinData over a RealFileSystem rooted in a temporary directory, a FakeMachine,
+// a FakeInitSystem with the kubelet unit, a FakeClock, and fake API clients (bootstrap identity,
+// admin.conf, the node's own kubelet.conf), with a discovered JoinCluster built from a real CA.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "app/config/defaults.h"
+#include "app/phases/discovery/tls_bootstrap.h"
+#include "app/phases/join/join_cluster.h"
+#include "app/phases/join/join_data.h"
+#include "app/util/file_system_real.h"
+#include "app/util/kube_helpers.h"
+#include "tests/fakes/fake_clock.h"
+#include "tests/fakes/fake_http_client.h"
+#include "tests/fakes/fake_init_system.h"
+#include "tests/fakes/fake_kube_client.h"
+#include "tests/fakes/fake_machine.h"
+#include "tests/fakes/temp_dir.h"
+#include "tests/phases/discovery/cluster_fixture.h"
+
+namespace kkadm::testing {
+
+// Forwards every call to a client the test keeps (for factories that hand out unique_ptrs).
+class ForwardingKubeClient final : public util::KubeClient {
+ public:
+  explicit ForwardingKubeClient(util::KubeClient& target) : target_(target) {}
+  Result<nlohmann::json> Get(const std::string& p) override { return target_.Get(p); }
+  Result<nlohmann::json> Create(const std::string& c, const nlohmann::json& o) override { return target_.Create(c, o); }
+  Result<nlohmann::json> Update(const std::string& p, const nlohmann::json& o) override { return target_.Update(p, o); }
+  Result<nlohmann::json> Patch(const std::string& p, util::PatchType t, const nlohmann::json& o) override {
+    return target_.Patch(p, t, o);
+  }
+  Status Delete(const std::string& p) override { return target_.Delete(p); }
+  Result<std::string> GetRaw(const std::string& p) override { return target_.GetRaw(p); }
+
+ private:
+  util::KubeClient& target_;
+};
+
+inline nlohmann::json ReadyNode(const std::string& name, bool ready) {
+  return {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}}},
+          {"status", {{"conditions", {{{"type", "Ready"}, {"status", ready ? "True" : "False"}}}}}}};
+}
+
+class JoinPhasesTest : public ::testing::Test {
+ protected:
+  JoinPhasesTest() {
+    init_.units["kubelet.service"] = {.exists = true, .enabled = true, .active = false};
+    config::BootstrapTokenDiscovery bt;
+    bt.token = fixture_.Token();
+    bt.api_server_endpoint = "10.0.0.1:6443";
+    bt.unsafe_skip_ca_verification = true;
+    data_.cfg.discovery.bootstrap_token = bt;
+    data_.cfg.discovery.tls_bootstrap_token = fixture_.Token();
+    data_.cfg.node_registration.name = "worker-1";
+    EXPECT_TRUE(config::SetJoinDefaults(data_.cfg, machine_).ok());
+    data_.host = &host_;
+    data_.out = &printer_;
+    data_.discovery_endpoints = {"10.0.0.1:6443"};
+    BuildCluster();
+    data_.cluster = [this]() -> Result<phases::JoinCluster*> { return &cluster_; };
+    data_.bootstrap_client = [this]() -> Result<util::KubeClient*> { return &bootstrap_api_; };
+    data_.client = [this]() -> Result<util::KubeClient*> { return &admin_api_; };
+    data_.local_api_client = [this]() -> Result<std::unique_ptr<util::KubeClient>> {
+      return std::unique_ptr<util::KubeClient>(std::make_unique<ForwardingKubeClient>(admin_api_));
+    };
+    data_.client_from_kubeconfig = [this](const std::string& path) -> Result<std::unique_ptr<util::KubeClient>> {
+      if (!fs_.Exists(path)) return NotFound(path + ": no such file");
+      return std::unique_ptr<util::KubeClient>(std::make_unique<ForwardingKubeClient>(node_api_));
+    };
+    data_.http_get = [this](const std::string& url) -> Result<std::string> {
+      healthz_urls_.push_back(url);
+      if (!kubelet_healthy_) return Unavailable("connection refused");
+      return std::string("ok");
+    };
+    data_.etcd_client = [this](util::EtcdClientConfig config) {
+      etcd_configs_.push_back(config);
+      return std::make_unique<util::EtcdClient>(std::move(config), etcd_.Factory()({}));
+    };
+  }
+
+  // The cluster as discovery would have found it: a real CA, the cluster's configuration.
+  void BuildCluster() {
+    phases::discovery::VerifiedCluster verified{fixture_.server, fixture_.ca_pem, "10.0.0.1:6443", true};
+    cluster_.tls_bootstrap = phases::discovery::TlsBootstrapKubeconfig(verified, fixture_.Token());
+    cluster_.ca_pem = fixture_.ca_pem;
+    phases::discovery::ClusterState state;
+    config::SetClusterDefaults(state.cluster);
+    state.cluster.kubernetes_version = "v1.32.0";
+    state.kubelet = {{"apiVersion", "kubelet.config.k8s.io/v1beta1"}, {"kind", "KubeletConfiguration"},
+                     {"cgroupDriver", "systemd"}};
+    cluster_.init_cfg = phases::JoinInitConfiguration(data_.cfg, std::move(state));
+  }
+
+  // Turns the join into a control-plane join advertising `address`.
+  void MakeControlPlane(const std::string& address = "10.0.0.2") {
+    data_.cfg.control_plane = config::JoinControlPlane{};
+    data_.cfg.control_plane->local_api_endpoint.advertise_address = address;
+    data_.cfg.control_plane->local_api_endpoint.bind_port = 6443;
+    data_.cfg.node_registration.name = "cp-2";
+    cluster_.init_cfg.node_registration = data_.cfg.node_registration;
+    cluster_.init_cfg.local_api_endpoint = data_.cfg.control_plane->local_api_endpoint;
+    cluster_.init_cfg.cluster.control_plane_endpoint = "cp.example:6443";
+  }
+
+  std::string Read(const std::string& path) const { return fs_.ReadFile(path).value_or(""); }
+  unsigned Mode(const std::string& path) const {
+    auto info = fs_.Stat(path);
+    return info ? info->mode : 0;
+  }
+
+  TempDir root_;
+  util::RealFileSystem fs_{root_.path()};
+  FakeInitSystem init_;
+  FakeClock clock_;
+  FakeMachine machine_;
+  util::Host host_{fs_, init_, clock_, machine_};
+  std::ostringstream out_;
+  util::Printer printer_{out_};
+  ClusterFixture fixture_;
+  phases::JoinCluster cluster_;
+  phases::JoinData data_;
+  FakeKubeClient bootstrap_api_;  // what the bootstrap token may read
+  FakeKubeClient admin_api_;      // admin.conf's view of the cluster
+  FakeKubeClient node_api_;       // the kubelet's own identity, once bootstrapped
+  FakeHttpServer etcd_;           // etcd's JSON gateway
+  std::vector<util::EtcdClientConfig> etcd_configs_;
+  bool kubelet_healthy_ = true;
+  std::vector<std::string> healthz_urls_;
+};
+
+}  // namespace kkadm::testing
