@@ -25,5 +25,7 @@ echo "== kkadm init phase certs all, ECDSA-P256"
 echo "== kkadm init, preflight to control-plane, ECDSA-P256 (kubelet-start needs systemd: see demo.sh)"
 "$B/command_bench" 20 "$DIR/r" -- "$K" init --rootfs "$DIR/r" --config "$DIR/ecdsa.yaml" \
   --skip-phases=preflight,kubelet-start,wait-control-plane,upload-config,upload-certs,mark-control-plane,bootstrap-token,kubelet-finalize,addon,show-join-command
+echo "== kkadm join on the sandbox (3 runs of tests/e2e/join_multinode_test.sh; needs root)"
+bash "$(dirname "$0")/../bench/join_bench.sh" "$K" 3
 echo "== stripped binary size"
 strip -o "$DIR/kkadm" "$K" && stat -c '%s bytes' "$DIR/kkadm"

@@ -198,8 +198,10 @@ check "Node cp3 registered (cp3's kubelet bootstrapped against cp1)" wait_for 30
 echo "etcd: 3 voting members after $(elapsed)"
 
 # ---- 5. worker TLS bootstrap across nodes: w1 against cp2's API server ----------------------------------
-TOKEN=$(node_kkadm_on cp1 token create 2>"$WORK/token.err") || fail "kkadm token create: $(cat "$WORK/token.err")"
-check "kkadm token create printed a token ($TOKEN)" grep -Eq '^[a-z0-9]{6}\.[a-z0-9]{16}$' <<<"$TOKEN"
+# The bare bootstrap token (kkadm token create prints a join token around it).
+TOKEN=$("$KKADM" token generate)
+node_kkadm_on cp1 token create "$TOKEN" >/dev/null 2>"$WORK/token.err" || fail "kkadm token create: $(cat "$WORK/token.err")"
+check "kkadm token generate printed a token ($TOKEN)" grep -Eq '^[a-z0-9]{6}\.[a-z0-9]{16}$' <<<"$TOKEN"
 bootstrap_node w1 "$W1" 10.123.0.2 "$TOKEN"
 bootstrapped() { [ -s "$1/etc/kubernetes/kubelet.conf" ] && [ -s "$1/var/lib/kubelet/pki/kubelet-client-current.pem" ]; }
 check "w1's kubelet bootstrapped" wait_for 60 bootstrapped "$W1"
