@@ -49,7 +49,7 @@ constexpr const char* kJoinLong =
     "--discovery-token-ca-cert-hash sha256:<hex>, or kkadm join --discovery-file path/to/file.conf\n"
     "(or an https URL, verified with the host's CA bundle). The hash is a SHA-256 over the\n"
     "Subject Public Key Info of the cluster CA; --discovery-token-unsafe-skip-ca-verification joins\n"
-    "without it, which lets other nodes impersonate the control plane.";
+    "without it, which lets other nodes impersonate the control plane.\n";
 
 constexpr const char* kWorkerDone =
     "\nThis node has joined the cluster:\n"
