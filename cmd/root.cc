@@ -1,6 +1,7 @@
 // The root command: global flags, subcommands, and turning errors into exit codes.
 #include "cmd/root.h"
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -32,6 +33,9 @@ int ExitCodeFor(const Status& status) {
 }
 
 void SetUpLogging(int verbosity) {
+  // Logs go to stderr, like klog's: stdout carries only what a command prints for scripts
+  // (`TOKEN=$(kkadm token create)` must get the token alone at any verbosity).
+  spdlog::set_default_logger(spdlog::stderr_color_mt("kkadm"));
   // -v 0..1: warnings; 2..4: info; 5+: debug (kubeadm's klog levels, roughly).
   spdlog::set_pattern("%^%L%m%d %H:%M:%S.%f%$ %v");
   spdlog::set_level(verbosity >= 5 ? spdlog::level::debug

@@ -60,7 +60,8 @@ stop_on_failure
 echo "cp1 initialised after $(elapsed)"
 K1=(node_exec_on cp1 kubectl --kubeconfig "$(node_root cp1)/etc/kubernetes/admin.conf" --request-timeout=20s)
 CP_TOKEN=$(node_kkadm_on cp1 token create --control-plane 2>"$WORK/cp-token.err") || fail "token create --control-plane: $(cat "$WORK/cp-token.err")"
-WORKER_TOKEN=$(node_kkadm_on cp1 token create 2>"$WORK/w-token.err") || fail "token create: $(cat "$WORK/w-token.err")"
+# At -v 5 the API client logs every request: to stderr, so stdout is the token alone.
+WORKER_TOKEN=$(node_kkadm_on cp1 -v 5 token create 2>"$WORK/w-token.err") || fail "token create: $(cat "$WORK/w-token.err")"
 stop_on_failure
 check "the control-plane token is one shell word" test "$(printf '%q' "$CP_TOKEN")" = "$CP_TOKEN"
 check "the worker token is one shell word" test "$(printf '%q' "$WORKER_TOKEN")" = "$WORKER_TOKEN"
