@@ -140,6 +140,9 @@ Result<util::EtcdClientConfig> EtcdClientConfigFor(const util::FileSystem& fs, c
                                                    std::vector<std::string> endpoints) {
   util::EtcdClientConfig config;
   config.endpoints = std::move(endpoints);
+  // A new learner of a small cluster catches up in a few hundred milliseconds; kubeadm's 500 ms
+  // between promotion attempts would be most of a join's time.
+  config.retry_interval = std::chrono::milliseconds(100);
   for (auto [file, out] : {std::pair{"/etcd/ca.crt", &config.ca_pem},
                            std::pair{"/apiserver-etcd-client.crt", &config.client_cert_pem},
                            std::pair{"/apiserver-etcd-client.key", &config.client_key_pem}}) {
