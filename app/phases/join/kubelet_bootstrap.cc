@@ -15,17 +15,6 @@ namespace {
 constexpr const char* kPrefix = "kubelet-start";
 constexpr std::chrono::milliseconds kTlsBootstrapPollInterval{200};
 
-constexpr const char* kJoinFailMsg =
-    "\nUnfortunately, an error has occurred:\n\t{}\n\n"
-    "This error is likely caused by:\n"
-    "\t- The kubelet is not running\n"
-    "\t- The kubelet is unhealthy due to a misconfiguration of the node in some way (required "
-    "cgroups disabled)\n\n"
-    "If you are on a systemd-powered system, you can try to troubleshoot the error with the "
-    "following commands:\n"
-    "\t- 'systemctl status kubelet'\n"
-    "\t- 'journalctl -xeu kubelet'\n";
-
 // Removes the bootstrap credential from disk when kubelet-start ends, however it ends.
 class RemoveOnExit {
  public:
@@ -42,7 +31,8 @@ class RemoveOnExit {
 };
 
 Status WriteBootstrapFiles(JoinData& data, const JoinCluster& cluster) {
-  spdlog::info("[kubelet-start] writing bootstrap kubelet config file at {}", data.bootstrap_kubeconfig_path());
+  spdlog::info("[kubelet-start] writing bootstrap kubelet config file at {}",
+               data.bootstrap_kubeconfig_path());
   KKADM_RETURN_IF_ERROR(data.fs()
                             .WriteFile(data.bootstrap_kubeconfig_path(),
                                        util::EncodeKubeconfig(cluster.tls_bootstrap), 0600)
@@ -54,7 +44,8 @@ Status WriteBootstrapFiles(JoinData& data, const JoinCluster& cluster) {
       .Wrap("couldn't save the CA certificate to disk");
 }
 
-// Polls until kubelet.conf and the files it names make a client: the kubelet's TLS bootstrap is done.
+// Polls until kubelet.conf and the files it names make a client: the kubelet's TLS bootstrap is
+// done.
 Result<std::unique_ptr<util::KubeClient>> WaitForTlsBootstrap(JoinData& data) {
   data.printer().Line(kPrefix, "Waiting for the kubelet to perform the TLS Bootstrap");
   util::Clock& clock = data.host->clock;
@@ -64,9 +55,9 @@ Result<std::unique_ptr<util::KubeClient>> WaitForTlsBootstrap(JoinData& data) {
     if (client) return client;
     const auto now = clock.Now();
     if (now >= deadline) {
-      return Unavailable(fmt::format("timed out waiting for the kubelet's TLS bootstrap after {}: {}",
-                                     FormatGoDuration(data.cfg.timeouts.tls_bootstrap),
-                                     client.error().message()));
+      return Unavailable(
+          fmt::format("timed out waiting for the kubelet's TLS bootstrap after {}: {}",
+                      FormatGoDuration(data.cfg.timeouts.tls_bootstrap), client.error().message()));
     }
     clock.Sleep(std::min(kTlsBootstrapPollInterval,
                          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)));
@@ -79,9 +70,10 @@ Status WaitAndAnnotate(JoinData& data, const JoinCluster& cluster) {
                                 KubeletHealthzUrl(cluster.init_cfg.component_configs.kubelet),
                                 data.cfg.timeouts.kubelet_health_check);
   Result<std::unique_ptr<util::KubeClient>> client =
-      healthy ? WaitForTlsBootstrap(data) : Result<std::unique_ptr<util::KubeClient>>(healthy.error());
+      healthy ? WaitForTlsBootstrap(data)
+              : Result<std::unique_ptr<util::KubeClient>>(healthy.error());
   if (!client) {
-    data.printer().Raw(fmt::format(kJoinFailMsg, client.error().message()));
+    data.printer().Raw(KubeletTroubleshooting(client.error().message()));
     return client.error();
   }
   return AnnotateCriSocket(**client, data.host->clock, node.name, node.cri_socket,

@@ -15,7 +15,7 @@ std::string Fraction(std::uint64_t whole, std::uint64_t frac, int digits) {
   return f.empty() ? out : out + "." + f;
 }
 
-constexpr const char* kTroubleshooting =
+constexpr const char* kKubeletTroubleshooting =
     "\nUnfortunately, an error has occurred:\n\t{ERROR}\n\n"
     "This error is likely caused by:\n"
     "\t- The kubelet is not running\n"
@@ -24,8 +24,10 @@ constexpr const char* kTroubleshooting =
     "If you are on a systemd-powered system, you can try to troubleshoot the error with the "
     "following commands:\n"
     "\t- 'systemctl status kubelet'\n"
-    "\t- 'journalctl -xeu kubelet'\n\n"
-    "Additionally, a control plane component may have crashed or exited when started by the "
+    "\t- 'journalctl -xeu kubelet'\n";
+
+constexpr const char* kControlPlaneTroubleshooting =
+    "\nAdditionally, a control plane component may have crashed or exited when started by the "
     "container runtime.\n"
     "To troubleshoot, list all containers using your preferred container runtimes CLI.\n"
     "Here is one example how you may list all running Kubernetes containers by using crictl:\n"
@@ -34,18 +36,24 @@ constexpr const char* kTroubleshooting =
     "\t- 'crictl --runtime-endpoint {SOCKET} logs CONTAINERID'\n\n";
 
 std::string Fill(std::string text, const std::string& key, const std::string& value) {
-  for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size())) {
+  for (size_t at = text.find(key); at != std::string::npos;
+       at = text.find(key, at + value.size())) {
     text.replace(at, key.size(), value);
   }
   return text;
 }
 
 Status Fail(util::Printer& out, const std::string& socket, const Status& cause) {
-  out.Raw(Fill(Fill(kTroubleshooting, "{ERROR}", cause.message()), "{SOCKET}", socket));
+  out.Raw(KubeletTroubleshooting(cause.message()) +
+          Fill(kControlPlaneTroubleshooting, "{SOCKET}", socket));
   return Unavailable("could not initialize a Kubernetes cluster");
 }
 
 }  // namespace
+
+std::string KubeletTroubleshooting(const std::string& error) {
+  return Fill(kKubeletTroubleshooting, "{ERROR}", error);
+}
 
 std::string FormatGoDuration(std::chrono::nanoseconds d) {
   std::int64_t ns = d.count();
@@ -75,8 +83,9 @@ Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
     if (status.ok()) return std::chrono::duration_cast<std::chrono::nanoseconds>(now - start);
     if (now >= deadline) return Unavailable(status.message());
     // Never sleep past the deadline: the last probe happens at it.
-    clock.Sleep(std::min(interval, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) +
-                                       std::chrono::milliseconds(1)));
+    clock.Sleep(
+        std::min(interval, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) +
+                               std::chrono::milliseconds(1)));
   }
 }
 
@@ -95,11 +104,13 @@ Result<std::chrono::nanoseconds> WaitForKubelet(
                            "' returned error: " + body.error().message());
       },
       timeout);
-  if (healthy) out.Line("kubelet-check", "The kubelet is healthy after " + FormatGoDuration(*healthy));
+  if (healthy)
+    out.Line("kubelet-check", "The kubelet is healthy after " + FormatGoDuration(*healthy));
   return healthy;
 }
 
-Status WaitForControlPlane(util::Clock& clock, util::Printer& out, const WaitControlPlaneInput& in) {
+Status WaitForControlPlane(util::Clock& clock, util::Printer& out,
+                           const WaitControlPlaneInput& in) {
   out.Line("wait-control-plane",
            "Waiting for the kubelet to boot up the control plane as static Pods from directory \"" +
                in.manifest_dir + "\"");
@@ -110,8 +121,8 @@ Status WaitForControlPlane(util::Clock& clock, util::Printer& out, const WaitCon
   if (!client) return Fail(out, in.cri_socket, client.error());
   out.Line("api-check", "Waiting for a healthy API server. This can take up to " +
                             FormatGoDuration(in.api_timeout));
-  auto api = PollUntilHealthy(clock, [&] { return (*client)->GetRaw("/livez").status(); },
-                              in.api_timeout);
+  auto api = PollUntilHealthy(
+      clock, [&] { return (*client)->GetRaw("/livez").status(); }, in.api_timeout);
   if (!api) {
     return Fail(out, in.cri_socket,
                 Unavailable("the API server is not healthy after " +

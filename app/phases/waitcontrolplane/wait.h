@@ -22,10 +22,9 @@ std::string FormatGoDuration(std::chrono::nanoseconds d);
 // Calls `probe` until it succeeds, sleeping `interval` between calls through `clock`, for at most
 // `timeout`. Success: the time from the first call to the healthy answer. Failure: the last
 // probe error, code kUnavailable.
-Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
-                                                  const std::function<Status()>& probe,
-                                                  std::chrono::milliseconds timeout,
-                                                  std::chrono::milliseconds interval = kHealthPollInterval);
+Result<std::chrono::nanoseconds> PollUntilHealthy(
+    util::Clock& clock, const std::function<Status()>& probe, std::chrono::milliseconds timeout,
+    std::chrono::milliseconds interval = kHealthPollInterval);
 
 // Prints "[kubelet-check] Waiting for a healthy kubelet at <url>. This can take up to <timeout>",
 // polls `url` through `http_get` (PollUntilHealthy), then prints "[kubelet-check] The kubelet is
@@ -50,5 +49,9 @@ struct WaitControlPlaneInput {
 // [api-check] lines. On failure prints the troubleshooting text and fails with
 // "could not initialize a Kubernetes cluster".
 Status WaitForControlPlane(util::Clock& clock, util::Printer& out, const WaitControlPlaneInput& in);
+
+// kubeadm's "Unfortunately, an error has occurred: <error> ... 'journalctl -xeu kubelet'" text,
+// shown when a kubelet does not come up (init adds the control-plane containers' part).
+std::string KubeletTroubleshooting(const std::string& error);
 
 }  // namespace kkadm::phases

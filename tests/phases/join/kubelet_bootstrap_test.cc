@@ -72,7 +72,10 @@ TEST_F(KubeletBootstrapTest, TlsBootstrapThatNeverEndsTimesOutAndStillRemovesThe
   EXPECT_THAT(s.message(), HasSubstr("timed out waiting for the kubelet's TLS bootstrap after 5m0s"));
   EXPECT_EQ(clock_.slept(), std::chrono::minutes(5));
   EXPECT_FALSE(fs_.Exists("/etc/kubernetes/bootstrap-kubelet.conf"));
+  EXPECT_THAT(out_.str(), HasSubstr("\nUnfortunately, an error has occurred:\n\t"));
   EXPECT_THAT(out_.str(), HasSubstr("'journalctl -xeu kubelet'"));
+  // A worker has no control-plane containers to list.
+  EXPECT_THAT(out_.str(), ::testing::Not(HasSubstr("crictl")));
 }
 
 TEST_F(KubeletBootstrapTest, UnhealthyKubeletFailsBeforeWaitingForTheBootstrap) {

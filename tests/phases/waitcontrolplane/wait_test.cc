@@ -103,7 +103,8 @@ TEST_F(WaitControlPlanePhaseTest, KubeletTimeoutPrintsTroubleshooting) {
   EXPECT_THAT(text, HasSubstr("The HTTP call equal to 'curl -sSL http://127.0.0.1:10248/healthz' "
                               "returned error: dial tcp 127.0.0.1:10248: connect: connection refused"));
   EXPECT_THAT(text, HasSubstr("\t- The kubelet is not running\n"));
-  EXPECT_THAT(text, HasSubstr("\t- 'systemctl status kubelet'\n\t- 'journalctl -xeu kubelet'\n"));
+  EXPECT_THAT(text, HasSubstr("\t- 'systemctl status kubelet'\n\t- 'journalctl -xeu kubelet'\n\n"
+                              "Additionally, a control plane component may have crashed"));
   EXPECT_THAT(text, HasSubstr("\t- 'crictl --runtime-endpoint unix:///var/run/containerd/containerd.sock "
                               "ps -a | grep kube | grep -v pause'\n"));
   EXPECT_THAT(text, ::testing::Not(HasSubstr("[api-check]")));
