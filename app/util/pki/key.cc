@@ -30,6 +30,10 @@ const char* KeyTypeName(KeyType type) {
   return "unknown";
 }
 
+bool IsRsaType(KeyType type) {
+  return type == KeyType::kRsa2048 || type == KeyType::kRsa3072 || type == KeyType::kRsa4096;
+}
+
 Result<PrivateKey> PrivateKey::Generate(KeyType type) {
   EVP_PKEY* raw = nullptr;
   switch (type) {

@@ -15,6 +15,7 @@ enum class KeyType { kRsa2048, kRsa3072, kRsa4096, kEcdsaP256, kEcdsaP384 };
 
 // "RSA-2048", "ECDSA-P256", ... (the v1beta4 encryptionAlgorithm spelling).
 const char* KeyTypeName(KeyType type);
+bool IsRsaType(KeyType type);
 
 class PrivateKey {
  public:

@@ -8,7 +8,7 @@ namespace kkadm::util::pki {
 KeyPool::~KeyPool() { Clear(); }
 
 void KeyPool::Start(KeyType type, const std::vector<std::string>& names) {
-  if (names.empty()) return;
+  if (names.empty() || !IsRsaType(type)) return;
   std::lock_guard lock(mu_);
   for (const auto& name : names) {
     auto it = slots_.find(name);
