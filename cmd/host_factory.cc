@@ -54,6 +54,12 @@ OwnedHost::OwnedHost(std::unique_ptr<util::FileSystem> node_fs, std::unique_ptr<
       dry_run_dir_(std::move(dry_run_dir)),
       host_{fs_ ? *fs_ : *node_fs_, init_ ? *init_ : *real_init_, util::RealClock(), machine} {}
 
+Status SyncNodeFiles(OwnedHost* host, Status outcome) {
+  if (host == nullptr) return outcome;
+  Status synced = host->host().fs.Sync();
+  return outcome.ok() ? synced : outcome;
+}
+
 Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Machine& machine,
                                             util::Printer& printer) {
   KKADM_RETURN_IF_ERROR(CheckRootfs(options.rootfs));

@@ -37,6 +37,10 @@ class OwnedHost {
   util::Host host_;
 };
 
+// `outcome` once the node files written so far are durable (FileSystem::Sync); the sync's error
+// when `outcome` is OK. Commands pass their phases' outcome through it; `host` may be null.
+Status SyncNodeFiles(OwnedHost* host, Status outcome);
+
 // InvalidArgument when --rootfs is not an existing directory. In dry-run, the overlay directory is
 // $KKADM_<NAME>_DRYRUN_DIR if set, else a fresh directory under $TMPDIR (never under the node).
 // `machine` must outlive the result.

@@ -104,7 +104,9 @@ void InitCommand::Bind(CLI::App& parent) {
       "Phases can be run alone with 'kkadm init phase <name>' and left out with --skip-phases.");
   workflow::BindOptions options;
   options.use = "init";
-  options.on_done = [this](const Status& s, const std::string& phase) { Done(s, phase); };
+  options.on_done = [this](const Status& s, const std::string& phase) {
+    Done(SyncNodeFiles(host_.get(), s), phase);
+  };
   options.resolve_skip_phases = [this](const std::vector<std::string>& flag) { return ResolveSkipPhases(flag); };
   if (Status s = workflow::BindToCommand(*cmd, runner_, flags_, std::move(options)); !s.ok()) {
     context_.status = s;

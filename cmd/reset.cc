@@ -83,7 +83,9 @@ void ResetCommand::Bind(CLI::App& parent) {
       "Phases can be run alone with 'kkadm reset phase <name>' and left out with --skip-phases.");
   workflow::BindOptions options;
   options.use = "reset";
-  options.on_done = [this](const Status& s, const std::string& phase) { Done(s, phase); };
+  options.on_done = [this](const Status& s, const std::string& phase) {
+    Done(SyncNodeFiles(host_.get(), s), phase);
+  };
   options.resolve_skip_phases = [this](const std::vector<std::string>& flag) {
     return ResolveSkipPhases(flag);
   };

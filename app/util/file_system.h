@@ -27,10 +27,15 @@ class FileSystem {
   // The file's bytes; NotFound when it does not exist.
   virtual Result<std::string> ReadFile(const std::string& path) const = 0;
 
-  // Replaces the file atomically (temp file in the same directory, fsync, rename, fsync of the
-  // directory) with `data` and permission bits `mode`. Missing parent directories are created 0755.
-  // On failure the old file, if any, is untouched.
+  // Replaces the file atomically (temp file in the same directory, fsync, rename) with `data` and
+  // permission bits `mode`. Missing parent directories are created 0755. On failure the old file,
+  // if any, is untouched. The rename is made durable by the next Sync.
   virtual Status WriteFile(const std::string& path, std::string_view data, unsigned mode) = 0;
+
+  // Makes the renames of earlier WriteFile calls durable: fsyncs, once each, the directories they
+  // went into. A command calls it when its phases end, so the certs phase, which writes 22 files
+  // into two directories, pays for two directory syncs instead of 22.
+  virtual Status Sync() = 0;
 
   // Creates the directory and its missing parents; the last one gets `mode`, and an existing
   // directory is chmod-ed to `mode` (kubeadm makes /var/lib/etcd 0700 even when it exists).

@@ -23,6 +23,8 @@ Status DryRunFileSystem::WriteFile(const std::string& path, std::string_view dat
   return overlay_.WriteFile(path, data, mode);
 }
 
+Status DryRunFileSystem::Sync() { return overlay_.Sync(); }
+
 Status DryRunFileSystem::MakeDirs(const std::string& path, unsigned mode) {
   if (!base_.Exists(path)) {
     printer_.Line("dryrun", fmt::format("Would create directory \"{}\" (mode {:04o})", path, mode));

@@ -19,6 +19,7 @@ class DryRunFileSystem final : public FileSystem {
 
   Result<std::string> ReadFile(const std::string& path) const override;
   Status WriteFile(const std::string& path, std::string_view data, unsigned mode) override;
+  Status Sync() override;
   Status MakeDirs(const std::string& path, unsigned mode) override;
   Result<FileInfo> Stat(const std::string& path) const override;
   Result<std::vector<std::string>> ListDir(const std::string& path) const override;

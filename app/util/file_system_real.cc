@@ -1,4 +1,4 @@
-// RealFileSystem: POSIX calls, with atomic writes (temp, fsync, rename, fsync of the directory).
+// RealFileSystem: POSIX calls, with atomic writes (temp, fsync, rename; directories synced by Sync).
 #include "app/util/file_system_real.h"
 
 #include <fcntl.h>
@@ -55,6 +55,20 @@ RealFileSystem::RealFileSystem(std::string root) : root_(std::move(root)) {
   while (!root_.empty() && root_.back() == '/') root_.pop_back();
 }
 
+RealFileSystem::~RealFileSystem() { static_cast<void>(Sync()); }
+
+Status RealFileSystem::Sync() {
+  std::vector<std::string> dirs;
+  dirs.swap(unsynced_dirs_);
+  Status first;
+  for (const auto& dir : dirs) {
+    Status s = SyncDirectory(dir);
+    // A directory removed since (reset, a test's cleanup) has no rename left to keep.
+    if (first.ok() && s.code() != StatusCode::kNotFound) first = s;
+  }
+  return first;
+}
+
 std::string RealFileSystem::HostPath(const std::string& path) const {
   if (root_.empty()) return path;
   return path.empty() || path[0] != '/' ? root_ + "/" + path : root_ + path;
@@ -108,7 +122,10 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
     ::unlink(temp.c_str());
     return ErrnoStatus("renaming into place", host_path, err);
   }
-  return SyncDirectory(dir);
+  if (std::find(unsynced_dirs_.begin(), unsynced_dirs_.end(), dir) == unsynced_dirs_.end()) {
+    unsynced_dirs_.push_back(dir);
+  }
+  return Status();
 }
 
 Status RealFileSystem::MakeDirs(const std::string& path, unsigned mode) {

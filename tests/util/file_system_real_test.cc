@@ -27,6 +27,30 @@ TEST(RealFileSystemTest, WritesAtomicallyUnderRootWithMode) {
   EXPECT_EQ(*names, std::vector<std::string>{"ca.key"});
 }
 
+// Sync makes the directories written into durable; one that is gone since has nothing left to
+// keep, one that is no longer a directory is an error.
+TEST(RealFileSystemTest, SyncReportsDirectoriesThatCannotBeSynced) {
+  testing::TempDir root;
+  RealFileSystem fs(root.path());
+  ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/pki/ca.crt", "c", 0644).ok());
+  ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/pki/ca.key", "k", 0600).ok());
+  ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/admin.conf", "a", 0600).ok());
+  EXPECT_TRUE(fs.Sync().ok());
+  EXPECT_TRUE(fs.Sync().ok());  // nothing left to sync
+
+  ASSERT_TRUE(fs.WriteFile("/gone/f", "x", 0644).ok());
+  std::filesystem::remove_all(root.path() + "/gone");
+  EXPECT_TRUE(fs.Sync().ok());
+
+  ASSERT_TRUE(fs.WriteFile("/swapped/f", "x", 0644).ok());
+  std::filesystem::remove_all(root.path() + "/swapped");
+  ASSERT_TRUE(fs.WriteFile("/swapped", "now a file", 0644).ok());
+  Status s = fs.Sync();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find(root.path() + "/swapped"), std::string::npos) << s.message();
+  EXPECT_TRUE(fs.Sync().ok());  // reported once
+}
+
 TEST(RealFileSystemTest, MissingFileIsNotFound) {
   testing::TempDir root;
   RealFileSystem fs(root.path());
