@@ -28,6 +28,10 @@ struct Phase {
   std::vector<Phase> children;
   std::vector<std::string> dependencies;  // names of phases that must run earlier
   std::function<Status()> run;            // may be empty (a pure parent)
+  // May be empty. Called for every phase selected to run, in order, after data initialisation and
+  // before the first phase runs: a phase starts slow background work it will need there (init's
+  // certs and kubeconfig phases start all their keys at once instead of one phase after the other).
+  std::function<void()> prepare;
   std::function<Result<bool>()> run_if;   // may be empty
   std::vector<std::string> inherit_flags; // names of the command's flags this phase's subcommand gets
   std::vector<LocalFlag> local_flags;

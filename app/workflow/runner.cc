@@ -167,6 +167,9 @@ Status Runner::Run(const RunOptions& options) {
   KKADM_RETURN_IF_ERROR(CheckDependencies(*selected));
   KKADM_RETURN_IF_ERROR(InitData());
   for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if ((*selected)[i] && entries_[i].phase->prepare) entries_[i].phase->prepare();
+  }
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
     if (!(*selected)[i]) continue;
     Status status = RunPhase(entries_[i]);
     if (!status.ok()) {

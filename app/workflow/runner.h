@@ -48,7 +48,8 @@ class Runner {
   // names are: a, a/b, ..."; "<parent>/all" is also accepted as a skip name and skips nothing, as
   // in kubeadm), and every dependency of a selected phase must be the raw name of a selected phase
   // visited earlier (else InvalidArgument "unresolved dependencies:\n\tmissing [x y] phase(s)
-  // needed by "<name>" phase"). Then data is initialised, and for each selected phase run_if (error
+  // needed by "<name>" phase"). Then data is initialised, every selected phase's prepare is called,
+  // and for each selected phase run_if (error
   // -> "error execution run condition for phase <path>: <cause>"; false -> skipped) and run (error
   // -> "error execution phase <path>: <cause>", same StatusCode). The first failure stops the run;
   // nothing is rolled back.

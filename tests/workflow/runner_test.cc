@@ -209,6 +209,30 @@ TEST(RunnerTest, InitialisesDataOnceOverTwoRuns) {
   EXPECT_EQ(*log, (Log{"init", "foo/bar", "qux/quux/corge"}));
 }
 
+// prepare runs for the selected phases only, in order, after data initialisation and before
+// the first run; a skipped phase is not prepared.
+TEST(RunnerTest, PreparesSelectedPhasesBeforeRunningAny) {
+  auto log = std::make_shared<Log>();
+  std::vector<Phase> phases = Tree(log);
+  auto prepare = [log](const std::string& path) {
+    return [log, path] { log->push_back("prepare " + path); };
+  };
+  phases[0].prepare = prepare("foo");
+  phases[0].children[1].prepare = prepare("foo/baz");
+  phases[1].children[0].prepare = prepare("qux/quux");
+  Runner runner(std::move(phases));
+  runner.SetDataInitializer([log] {
+    log->push_back("init");
+    return Status::Ok();
+  });
+  ASSERT_TRUE(runner.Run(RunOptions{std::nullopt, {"qux/quux"}}).ok());
+  EXPECT_EQ(*log,
+            (Log{"init", "prepare foo", "prepare foo/baz", "foo", "foo/bar", "foo/baz", "qux"}));
+  log->clear();
+  ASSERT_TRUE(runner.Run(RunOptions{"foo/bar", {}}).ok());
+  EXPECT_EQ(*log, (Log{"foo/bar"}));
+}
+
 TEST(RunnerTest, DataInitialiserFailureStopsTheRunAndIsKept) {
   auto log = std::make_shared<Log>();
   Runner runner(Tree(log));

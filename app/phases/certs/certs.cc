@@ -228,17 +228,16 @@ std::vector<std::string> KeysToGenerate(const CertsEnv& env) {
   return names;
 }
 
-Status PregenerateKeys(CertsEnv& env) {
-  if (env.keys == nullptr) return Internal("PregenerateKeys needs a KeyPool");
-  env.keys->Start(KeyType(env), KeysToGenerate(env));
-  return Status();
+void PregenerateKeys(CertsEnv& env) {
+  if (env.keys != nullptr) env.keys->Start(KeyType(env), KeysToGenerate(env));
 }
 
 Status CreatePKIAssets(CertsEnv& env) {
   util::pki::KeyPool pool;
   util::pki::KeyPool* saved = env.keys;
   env.keys = &pool;
-  Status s = PregenerateKeys(env);
+  PregenerateKeys(env);
+  Status s;
   for (const auto& spec : CertList()) {
     if (!s.ok()) break;
     s = spec.IsCa() ? CreateCA(spec, env) : CreateLeaf(spec, env);

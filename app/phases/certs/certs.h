@@ -50,9 +50,9 @@ Status CreateServiceAccountKeys(CertsEnv& env);
 // Base names of the keys the calls above would generate now (for KeyPool pre-generation).
 std::vector<std::string> KeysToGenerate(const CertsEnv& env);
 
-// Starts generating those keys in the background into env.keys (which must not be null) and
+// Starts generating those keys in the background into env.keys (nothing without a pool) and
 // returns at once; the calls above take them as they need them.
-Status PregenerateKeys(CertsEnv& env);
+void PregenerateKeys(CertsEnv& env);
 
 // Every CA, leaf and the sa keys, in kubeadm's order, with keys generated in parallel first.
 Status CreatePKIAssets(CertsEnv& env);

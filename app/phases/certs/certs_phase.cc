@@ -102,12 +102,15 @@ workflow::Phase NewCertsPhase(InitData& data) {
   for (const auto& spec : certs::CertList())
     phase.children.push_back(CertSubPhase(data, spec, keys));
   phase.children.push_back(ServiceAccountPhase(data, keys));
-  phase.run = [&data, keys] {
-    data.printer().Line("certs",
-                        fmt::format("Using certificateDir folder \"{}\"", data.cert_dir()));
+  phase.prepare = [&data, keys] {
     keys->Clear();
     certs::CertsEnv env = Env(data, keys.get());
-    return certs::PregenerateKeys(env);
+    certs::PregenerateKeys(env);
+  };
+  phase.run = [&data] {
+    data.printer().Line("certs",
+                        fmt::format("Using certificateDir folder \"{}\"", data.cert_dir()));
+    return Status();
   };
   phase.inherit_flags = {"cert-dir",
                          "config",

@@ -89,12 +89,14 @@ workflow::Phase NewKubeconfigPhase(InitData& data) {
   phase.long_description =
       "This command is not meant to be run on its own. See list of available subcommands.";
   for (const auto& help : kFiles) phase.children.push_back(FilePhase(data, help, keys));
-  phase.run = [&data, keys] {
-    data.printer().Line("kubeconfig",
-                        fmt::format("Using kubeconfig folder \"{}\"", data.kubeconfig_dir));
+  phase.prepare = [&data, keys] {
     keys->Clear();
     kubeconfig::KubeconfigEnv env = Env(data, keys.get());
     if (!data.external_ca) kubeconfig::PregenerateKeys(env);
+  };
+  phase.run = [&data] {
+    data.printer().Line("kubeconfig",
+                        fmt::format("Using kubeconfig folder \"{}\"", data.kubeconfig_dir));
     return Status();
   };
   phase.inherit_flags = Flags(true);
