@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/util/status.h"
 
@@ -15,8 +16,16 @@ class InitSystem {
   virtual Status Start(const std::string& unit) = 0;
   virtual Status Stop(const std::string& unit) = 0;
   virtual Status Restart(const std::string& unit) = 0;
+  // Enables the unit for boot, as `systemctl enable --no-reload`: the running manager sees the new
+  // [Install] links at its next reload, which starting the unit does not need.
   virtual Status Enable(const std::string& unit) = 0;
   virtual Status Disable(const std::string& unit) = 0;
+  // Reloads the manager unless its view of `unit` is current: loaded, from files none of which
+  // changed since (systemd's NeedDaemonReload), `files` among them (node paths of the unit file
+  // and drop-ins the caller just wrote: a drop-in new to a loaded unit is a change systemd does
+  // not notice). A unit systemd has not loaded yet is read from disk as it is, so a first
+  // kubelet-start needs no reload, which takes ~90 ms on a machine with Debian's units.
+  virtual Status ReloadIfStale(const std::string& unit, const std::vector<std::string>& files) = 0;
   virtual Result<bool> Exists(const std::string& unit) = 0;
   virtual Result<bool> IsEnabled(const std::string& unit) = 0;
   virtual Result<bool> IsActive(const std::string& unit) = 0;

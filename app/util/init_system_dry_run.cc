@@ -36,6 +36,15 @@ Status DryRunInitSystem::Restart(const std::string& unit) { return Record("resta
 Status DryRunInitSystem::Enable(const std::string& unit) { return Record("enable", unit); }
 Status DryRunInitSystem::Disable(const std::string& unit) { return Record("disable", unit); }
 
+Status DryRunInitSystem::ReloadIfStale(const std::string& unit,
+                                       const std::vector<std::string>& /*files*/) {
+  actions_.push_back("reload-if-stale " + unit);
+  out_.Line("dryrun", fmt::format("Would reload the systemd manager configuration if its {} unit "
+                                  "is out of date",
+                                  ServiceName(unit)));
+  return Status();
+}
+
 Result<bool> DryRunInitSystem::Ask(const std::string& question, const std::string& unit) {
   return Unavailable(
       fmt::format("dry run: whether {} {} is unknown without a service manager", unit, question));

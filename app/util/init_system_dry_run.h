@@ -23,6 +23,7 @@ class DryRunInitSystem final : public InitSystem {
   Status Restart(const std::string& unit) override;
   Status Enable(const std::string& unit) override;
   Status Disable(const std::string& unit) override;
+  Status ReloadIfStale(const std::string& unit, const std::vector<std::string>& files) override;
   Result<bool> Exists(const std::string& unit) override;
   Result<bool> IsEnabled(const std::string& unit) override;
   Result<bool> IsActive(const std::string& unit) override;

@@ -28,6 +28,8 @@ struct SdBusApi {
   decltype(&::sd_bus_error_free) error_free = nullptr;
   decltype(&::sd_bus_flush_close_unref) flush_close_unref = nullptr;
   decltype(&::sd_bus_get_property_string) get_property_string = nullptr;
+  decltype(&::sd_bus_get_property_strv) get_property_strv = nullptr;
+  decltype(&::sd_bus_get_property_trivial) get_property_trivial = nullptr;
   decltype(&::sd_bus_match_signal) match_signal = nullptr;
   decltype(&::sd_bus_message_read) message_read = nullptr;
   decltype(&::sd_bus_message_unref) message_unref = nullptr;
@@ -51,6 +53,8 @@ Result<SdBusApi> LoadSdBusApi() {
         LoadSymbol(*library, "sd_bus_error_free", api.error_free),
         LoadSymbol(*library, "sd_bus_flush_close_unref", api.flush_close_unref),
         LoadSymbol(*library, "sd_bus_get_property_string", api.get_property_string),
+        LoadSymbol(*library, "sd_bus_get_property_strv", api.get_property_strv),
+        LoadSymbol(*library, "sd_bus_get_property_trivial", api.get_property_trivial),
         LoadSymbol(*library, "sd_bus_match_signal", api.match_signal),
         LoadSymbol(*library, "sd_bus_message_read", api.message_read),
         LoadSymbol(*library, "sd_bus_message_unref", api.message_unref),
@@ -261,7 +265,49 @@ Status SystemdInitSystem::Enable(const std::string& unit) {
     // Like systemctl, this is not an error: the unit is static or only pulled in by others.
     spdlog::debug("{} has no [Install] section; enabling it changed nothing", unit);
   }
+  return Status();
+}
+
+Status SystemdInitSystem::ReloadIfStale(const std::string& unit,
+                                        const std::vector<std::string>& files) {
+  auto stale = StaleReason(unit, files);
+  if (!stale) return stale.error();
+  if (stale->empty()) return Status();
+  spdlog::debug("reloading systemd: {} {}", unit, *stale);
   return DaemonReload();
+}
+
+Result<std::string> SystemdInitSystem::StaleReason(const std::string& unit,
+                                                   const std::vector<std::string>& files) {
+  // LoadUnit reads a unit systemd has not loaded, or found missing before its files were written
+  // (systemd retries when the unit directories changed), from disk as it is now.
+  auto path = UnitPath("LoadUnit", unit);
+  if (!path) return path.error();
+  auto load_state = StringProperty(*path, kUnit, "LoadState");
+  if (!load_state) return load_state.error();
+  if (*load_state != "loaded") return "is " + *load_state;
+  BusError err;
+  int need_reload = 0;
+  int r = Sd().get_property_trivial(bus_, kDestination, path->c_str(), kUnit, "NeedDaemonReload",
+                                    &err.e, 'b', &need_reload);
+  if (r < 0) return FromBus("reading NeedDaemonReload of " + unit, err.e, r);
+  if (need_reload != 0) return std::string("changed on disk");
+  auto fragment = StringProperty(*path, kUnit, "FragmentPath");
+  if (!fragment) return fragment.error();
+  char** raw_drop_ins = nullptr;
+  r = Sd().get_property_strv(bus_, kDestination, path->c_str(), kUnit, "DropInPaths", &err.e,
+                             &raw_drop_ins);
+  if (r < 0) return FromBus("reading DropInPaths of " + unit, err.e, r);
+  std::set<std::string> loaded_from = {*fragment};
+  for (char** p = raw_drop_ins; p != nullptr && *p != nullptr; ++p) {
+    loaded_from.insert(*p);
+    std::free(*p);
+  }
+  std::free(raw_drop_ins);
+  for (const auto& file : files) {
+    if (loaded_from.count(file) == 0) return "was loaded without " + file;
+  }
+  return std::string();
 }
 
 Status SystemdInitSystem::Disable(const std::string& unit) {

@@ -33,9 +33,12 @@ class SystemdInitSystem final : public InitSystem {
   Status Start(const std::string& unit) override;
   Status Stop(const std::string& unit) override;
   Status Restart(const std::string& unit) override;
-  // EnableUnitFiles(runtime=false, force=true) / DisableUnitFiles(runtime=false), then Reload.
+  // EnableUnitFiles(runtime=false, force=true); DisableUnitFiles(runtime=false), then Reload.
   Status Enable(const std::string& unit) override;
   Status Disable(const std::string& unit) override;
+  // LoadUnit; Reload when LoadState is not "loaded", NeedDaemonReload is true, or one of `files`
+  // is neither the FragmentPath nor among the DropInPaths.
+  Status ReloadIfStale(const std::string& unit, const std::vector<std::string>& files) override;
   // LoadUnit + LoadState != "not-found".
   Result<bool> Exists(const std::string& unit) override;
   // GetUnitFileState is one of the states `systemctl is-enabled` accepts; no unit file: false.
@@ -48,6 +51,8 @@ class SystemdInitSystem final : public InitSystem {
   Status Subscribe();
   Status RunJob(const char* method, const std::string& unit);
   Result<std::string> UnitPath(const char* method, const std::string& unit);
+  // Why systemd's view of `unit` is out of date for ReloadIfStale; empty when it is current.
+  Result<std::string> StaleReason(const std::string& unit, const std::vector<std::string>& files);
   Result<std::string> StringProperty(const std::string& path, const char* interface,
                                      const char* property);
 

@@ -38,6 +38,10 @@ class FakeInitSystem final : public util::InitSystem {
   Status Disable(const std::string& unit) override {
     return Change("Disable", unit, &Unit::enabled, false);
   }
+  Status ReloadIfStale(const std::string& unit, const std::vector<std::string>&) override {
+    calls.push_back("ReloadIfStale " + unit);
+    return Reachable();
+  }
   Result<bool> Exists(const std::string& unit) override {
     return Query("Exists", unit, &Unit::exists);
   }

@@ -46,6 +46,9 @@ class RecordingInitSystem final : public util::InitSystem {
     if (s.ok()) enabled.erase(unit);
     return s;
   }
+  Status ReloadIfStale(const std::string& unit, const std::vector<std::string>&) override {
+    return Record("reload-if-stale", unit);
+  }
   Result<bool> Exists(const std::string& unit) override { return loaded.count(unit) > 0; }
   Result<bool> IsEnabled(const std::string& unit) override { return enabled.count(unit) > 0; }
   Result<bool> IsActive(const std::string& unit) override { return active.count(unit) > 0; }

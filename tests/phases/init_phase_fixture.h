@@ -25,6 +25,9 @@ class UnusedInitSystem final : public util::InitSystem {
   Status Stop(const std::string&) override { return Internal("unused"); }
   Status Restart(const std::string&) override { return Internal("unused"); }
   Status Enable(const std::string&) override { return Internal("unused"); }
+  Status ReloadIfStale(const std::string&, const std::vector<std::string>&) override {
+    return Internal("unused");
+  }
   Status Disable(const std::string&) override { return Internal("unused"); }
   Result<bool> Exists(const std::string&) override { return Internal("unused"); }
   Result<bool> IsEnabled(const std::string&) override { return Internal("unused"); }

@@ -21,14 +21,17 @@ TEST(DryRunInitSystemTest, RecordsAndPrintsChanges) {
   ASSERT_TRUE(dry.Restart("containerd.service").ok());
   ASSERT_TRUE(dry.Disable("kubelet.service").ok());
   ASSERT_TRUE(dry.Start("etcd").ok());
+  ASSERT_TRUE(dry.ReloadIfStale("kubelet.service", {}).ok());
   EXPECT_EQ(out.str(),
             "[dryrun] Would stop the kubelet service\n"
             "[dryrun] Would reload the systemd manager configuration\n"
             "[dryrun] Would enable the kubelet service\n"
             "[dryrun] Would restart the containerd service\n"
             "[dryrun] Would disable the kubelet service\n"
-            "[dryrun] Would start the etcd service\n");
-  EXPECT_EQ(dry.actions().size(), 6u);
+            "[dryrun] Would start the etcd service\n"
+            "[dryrun] Would reload the systemd manager configuration if its kubelet unit is out "
+            "of date\n");
+  EXPECT_EQ(dry.actions().size(), 7u);
   EXPECT_TRUE(real.calls.empty());
 }
 

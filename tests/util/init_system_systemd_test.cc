@@ -195,6 +195,11 @@ class SystemdInitSystemTest : public ::testing::Test {
   }
 
   std::string Units() const { return instance_->base() + "/units"; }
+  // busctl's "b true" / "b false" for the unit's NeedDaemonReload.
+  std::string NeedDaemonReload(const std::string& name) const {
+    return Busctl("get-property org.freedesktop.systemd1 /org/freedesktop/systemd1/unit/" + name +
+                  "_2eservice org.freedesktop.systemd1.Unit NeedDaemonReload");
+  }
   std::string Busctl(const std::string& args) const {
     return Shell("DBUS_SYSTEM_BUS_ADDRESS=" + instance_->BusAddress() + " busctl --system " + args);
   }
@@ -250,6 +255,56 @@ TEST_F(SystemdInitSystemTest, UnitLifecycle) {
   ASSERT_TRUE(init.Disable("kkdemo.service").ok());
   EXPECT_FALSE(*init.IsEnabled("kkdemo.service"));
   EXPECT_FALSE(fs::exists(Units() + "/multi-user.target.wants/kkdemo.service"));
+}
+
+// A unit systemd has not loaded, or found missing before it was written, is read as it is: no
+// reload. A loaded unit whose file changed, or that was loaded without a drop-in just written, is
+// reloaded. A running witness unit whose file changed after it was loaded shows whether systemd
+// reloaded: its NeedDaemonReload only clears on a reload (a unit that is not running would be
+// unloaded and read afresh by the next query).
+TEST_F(SystemdInitSystemTest, ReloadIfStaleReloadsOnlyForChangedUnits) {
+  SystemdInitSystem init(instance_->BusAddress(), std::chrono::seconds(30));
+  auto make_witness_stale = [&](const std::string& seconds) {
+    WriteText(Units() + "/kkwitness.service", "[Service]\nExecStart=/usr/bin/sleep " + seconds + "\n",
+              fs::perms(0644));
+  };
+  make_witness_stale("1001");
+  ASSERT_TRUE(init.Start("kkwitness.service").ok());
+  make_witness_stale("1002");
+  ASSERT_EQ(NeedDaemonReload("kkwitness"), "b true\n");
+
+  const std::string unit_file = "/etc/systemd/system/kkfresh.service";
+  const std::string drop_in = "/etc/systemd/system/kkfresh.service.d/10-new.conf";
+  EXPECT_EQ(init.Stop("kkfresh.service").code(), StatusCode::kNotFound);
+  WriteText(Units() + "/kkfresh.service", "[Service]\nExecStart=/usr/bin/sleep 2001\n",
+            fs::perms(0644));
+  ASSERT_TRUE(init.ReloadIfStale("kkfresh.service", {unit_file}).ok());
+  EXPECT_EQ(NeedDaemonReload("kkwitness"), "b true\n");  // not reloaded
+  ASSERT_TRUE(init.Start("kkfresh.service").ok());
+  const std::string exec_start = "get-property org.freedesktop.systemd1 "
+                                 "/org/freedesktop/systemd1/unit/kkfresh_2eservice "
+                                 "org.freedesktop.systemd1.Service ExecStart";
+  EXPECT_NE(Busctl(exec_start).find("2001"), std::string::npos);
+  ASSERT_TRUE(init.ReloadIfStale("kkfresh.service", {unit_file}).ok());
+  EXPECT_EQ(NeedDaemonReload("kkwitness"), "b true\n");  // still current: not reloaded
+
+  // systemd does not see a drop-in new to a loaded unit (NeedDaemonReload stays false).
+  WriteText(Units() + "/kkfresh.service.d/10-new.conf",
+            "[Service]\nExecStart=\nExecStart=/usr/bin/sleep 2002\n", fs::perms(0644));
+  ASSERT_TRUE(init.ReloadIfStale("kkfresh.service", {unit_file, drop_in}).ok());
+  EXPECT_EQ(NeedDaemonReload("kkwitness"), "b false\n");  // reloaded
+  ASSERT_TRUE(init.Restart("kkfresh.service").ok());
+  EXPECT_NE(Busctl(exec_start).find("2002"), std::string::npos);
+
+  make_witness_stale("1003");
+  WriteText(Units() + "/kkfresh.service", "[Service]\nExecStart=/usr/bin/sleep 2003\n",
+            fs::perms(0644));
+  ASSERT_EQ(NeedDaemonReload("kkfresh"), "b true\n");
+  ASSERT_TRUE(init.ReloadIfStale("kkfresh.service", {unit_file, drop_in}).ok());
+  EXPECT_EQ(NeedDaemonReload("kkfresh"), "b false\n");
+  EXPECT_EQ(NeedDaemonReload("kkwitness"), "b false\n");  // reloaded
+  ASSERT_TRUE(init.Stop("kkfresh.service").ok());
+  ASSERT_TRUE(init.Stop("kkwitness.service").ok());
 }
 
 TEST_F(SystemdInitSystemTest, ErrorsCarrySystemdsNameAndMessage) {

@@ -58,7 +58,8 @@ Status WriteConfigYaml(util::Host& host, util::Printer& out, const KubeletStartI
 
 }  // namespace
 
-Status WriteKubeletFiles(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
+Result<std::vector<std::string>> WriteKubeletFiles(util::Host& host, util::Printer& out,
+                                                   const KubeletStartInput& in) {
   KKADM_RETURN_IF_ERROR(WriteFlagsEnv(host, out, in));
   KKADM_RETURN_IF_ERROR(WriteConfigYaml(host, out, in));
   KubeletUnitPaths paths{.kubelet_binary = std::string(kDefaultKubeletBinary),
@@ -77,18 +78,21 @@ Status StopKubelet(util::InitSystem& init) {
   return SystemdFailure(s, "stopping the kubelet");
 }
 
-Status StartKubelet(util::InitSystem& init, util::Printer& out) {
+Status StartKubelet(util::InitSystem& init, util::Printer& out,
+                    const std::vector<std::string>& unit_files) {
   std::string unit(kKubeletUnit);
-  KKADM_RETURN_IF_ERROR(SystemdFailure(init.DaemonReload(), "reloading systemd"));
   KKADM_RETURN_IF_ERROR(SystemdFailure(init.Enable(unit), "enabling the kubelet"));
+  KKADM_RETURN_IF_ERROR(
+      SystemdFailure(init.ReloadIfStale(unit, unit_files), "reloading systemd"));
   out.Line(kPrefix, "Starting the kubelet");
   return SystemdFailure(init.Start(unit), "starting the kubelet");
 }
 
 Status RunKubeletStart(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
   KKADM_RETURN_IF_ERROR(StopKubelet(host.init));
-  KKADM_RETURN_IF_ERROR(WriteKubeletFiles(host, out, in));
-  return StartKubelet(host.init, out);
+  auto unit_files = WriteKubeletFiles(host, out, in);
+  if (!unit_files) return unit_files.error();
+  return StartKubelet(host.init, out, *unit_files);
 }
 
 }  // namespace kkadm::phases

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "app/config/types.h"
 #include "app/util/host.h"
@@ -24,16 +25,20 @@ struct KubeletStartInput {
 // Writes <kubelet_dir>/kubeadm-flags.env and <kubelet_dir>/config.yaml (0644, the directory 0700
 // when created) and the unit files (kubelet_unit_files.h), printing kubeadm's
 // "[kubelet-start] Writing ..." lines. Rewrites them every run; the same input gives the same
-// bytes.
-Status WriteKubeletFiles(util::Host& host, util::Printer& out, const KubeletStartInput& in);
+// bytes. Returns the node paths of the unit files written.
+Result<std::vector<std::string>> WriteKubeletFiles(util::Host& host, util::Printer& out,
+                                                   const KubeletStartInput& in);
 
 // Stops the kubelet so it does not read half-written files; a kubelet that is not loaded is fine.
 Status StopKubelet(util::InitSystem& init);
 
-// daemon-reload, enable and start kubelet.service, printing "[kubelet-start] Starting the kubelet".
-Status StartKubelet(util::InitSystem& init, util::Printer& out);
+// Enables kubelet.service, reloads systemd if its view of the unit is not that of `unit_files`
+// (InitSystem::ReloadIfStale) and starts it, printing "[kubelet-start] Starting the kubelet".
+Status StartKubelet(util::InitSystem& init, util::Printer& out,
+                    const std::vector<std::string>& unit_files);
 
-// The whole of kubelet-start in kubeadm's order: stop, write files, reload, enable, start. When
+// The whole of kubelet-start in kubeadm's order: stop, write files, enable, reload if need be,
+// start. When
 // systemd cannot be reached the error is kUnavailable "kubelet-start: cannot reach systemd over
 // D-Bus (<cause>); kkadm needs systemd to manage the kubelet".
 Status RunKubeletStart(util::Host& host, util::Printer& out, const KubeletStartInput& in);

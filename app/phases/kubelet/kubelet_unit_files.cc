@@ -63,7 +63,9 @@ std::string RenderKubeletBaseUnit(const std::string& kubelet_binary) {
       kBaseUnitMarker, kubelet_binary);
 }
 
-Status WriteKubeletUnitFiles(util::FileSystem& fs, const KubeletUnitPaths& paths) {
+Result<std::vector<std::string>> WriteKubeletUnitFiles(util::FileSystem& fs,
+                                                       const KubeletUnitPaths& paths) {
+  std::vector<std::string> written;
   if (!HasPackagedUnit(fs)) {
     auto ours = BaseUnitIsOurs(fs);
     if (!ours) return ours.error();
@@ -71,10 +73,14 @@ Status WriteKubeletUnitFiles(util::FileSystem& fs, const KubeletUnitPaths& paths
       std::string path(kKubeletBaseUnitPath);
       KKADM_RETURN_IF_ERROR(fs.WriteFile(path, RenderKubeletBaseUnit(paths.kubelet_binary), 0644)
                                 .Wrap("writing " + path));
+      written.push_back(path);
     }
   }
   std::string drop_in(kKubeletDropInPath);
-  return fs.WriteFile(drop_in, RenderKubeletDropIn(paths), 0644).Wrap("writing " + drop_in);
+  KKADM_RETURN_IF_ERROR(
+      fs.WriteFile(drop_in, RenderKubeletDropIn(paths), 0644).Wrap("writing " + drop_in));
+  written.push_back(drop_in);
+  return written;
 }
 
 }  // namespace kkadm::phases

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app/util/file_system.h"
 
@@ -31,6 +32,8 @@ std::string RenderKubeletBaseUnit(const std::string& kubelet_binary);
 // Writes the drop-in (0644, rewritten every run; same input, same bytes) and, when no packaged
 // kubelet.service exists under /lib or /usr/lib and /etc/systemd/system/kubelet.service is absent
 // or kkadm's own, the base unit (0644). A kubelet.service someone else put in /etc is left alone.
-Status WriteKubeletUnitFiles(util::FileSystem& fs, const KubeletUnitPaths& paths);
+// Returns the node paths written, the base unit first when it was.
+Result<std::vector<std::string>> WriteKubeletUnitFiles(util::FileSystem& fs,
+                                                       const KubeletUnitPaths& paths);
 
 }  // namespace kkadm::phases

@@ -33,6 +33,9 @@ class NoInitSystem final : public util::InitSystem {
   Status Stop(const std::string&) override { return Internal("unexpected"); }
   Status Restart(const std::string&) override { return Internal("unexpected"); }
   Status Enable(const std::string&) override { return Internal("unexpected"); }
+  Status ReloadIfStale(const std::string&, const std::vector<std::string>&) override {
+    return Internal("unexpected");
+  }
   Status Disable(const std::string&) override { return Internal("unexpected"); }
   Result<bool> Exists(const std::string&) override { return Internal("unexpected"); }
   Result<bool> IsEnabled(const std::string&) override { return Internal("unexpected"); }

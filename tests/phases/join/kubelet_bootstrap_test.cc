@@ -46,8 +46,8 @@ TEST_F(KubeletBootstrapTest, WorkerBootstrapsAndTheCredentialIsRemovedAfterwards
   EXPECT_EQ(Mode("/etc/kubernetes/pki/ca.crt"), 0644u);
   EXPECT_THAT(Read("/var/lib/kubelet/config.yaml"), HasSubstr("cgroupDriver: systemd"));
   EXPECT_THAT(Read("/var/lib/kubelet/kubeadm-flags.env"), HasSubstr("--register-with-taints=dedicated=gpu:NoSchedule"));
-  EXPECT_THAT(init_.calls, ElementsAre("Stop kubelet.service", "DaemonReload", "Enable kubelet.service",
-                                       "Start kubelet.service"));
+  EXPECT_THAT(init_.calls, ElementsAre("Stop kubelet.service", "Enable kubelet.service",
+                                       "ReloadIfStale kubelet.service", "Start kubelet.service"));
   EXPECT_THAT(healthz_urls_, ElementsAre("http://127.0.0.1:10248/healthz"));
   EXPECT_EQ(clock_.slept(), std::chrono::milliseconds(400));  // two 200 ms polls
   EXPECT_EQ(node_api_.Object("/api/v1/nodes/worker-1")["metadata"]["annotations"]

@@ -45,11 +45,11 @@ TEST_F(KubeletStartPhaseTest, Describes) {
                                                        "patches", "dry-run"}));
 }
 
-TEST_F(KubeletStartPhaseTest, StopsWritesThenReloadsEnablesStarts) {
+TEST_F(KubeletStartPhaseTest, StopsWritesThenEnablesReloadsIfStaleStarts) {
   ASSERT_TRUE(Run().ok());
   EXPECT_EQ(init_.calls,
-            (std::vector<std::string>{"stop kubelet.service", "daemon-reload",
-                                      "enable kubelet.service", "start kubelet.service"}));
+            (std::vector<std::string>{"stop kubelet.service", "enable kubelet.service",
+                                      "reload-if-stale kubelet.service", "start kubelet.service"}));
   EXPECT_EQ(out_.str(),
             "[kubelet-start] Writing kubelet environment file with flags to file "
             "\"/var/lib/kubelet/kubeadm-flags.env\"\n"
@@ -129,8 +129,8 @@ TEST_F(KubeletStartPhaseTest, DryRunInitSystemOnlySaysWhatItWouldDo) {
   data_.host = &dry_host;
   ASSERT_TRUE(Run().ok());
   EXPECT_EQ(dry.actions(),
-            (std::vector<std::string>{"stop kubelet.service", "daemon-reload",
-                                      "enable kubelet.service", "start kubelet.service"}));
+            (std::vector<std::string>{"stop kubelet.service", "enable kubelet.service",
+                                      "reload-if-stale kubelet.service", "start kubelet.service"}));
   EXPECT_NE(out_.str().find("[dryrun] Would stop the kubelet service\n"), std::string::npos);
   EXPECT_NE(out_.str().find("[kubelet-start] Starting the kubelet\n"
                             "[dryrun] Would start the kubelet service\n"),

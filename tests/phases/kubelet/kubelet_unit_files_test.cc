@@ -37,14 +37,19 @@ TEST(KubeletUnitFilesTest, BaseUnit) {
 TEST(KubeletUnitFilesTest, WritesBaseUnitOnlyWithoutPackagedOne) {
   testing::TempDir tmp;
   util::RealFileSystem fs(tmp.path());
-  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).ok());
+  auto written = WriteKubeletUnitFiles(fs, {});
+  ASSERT_TRUE(written.has_value());
+  EXPECT_EQ(*written, (std::vector<std::string>{std::string(kKubeletBaseUnitPath),
+                                                std::string(kKubeletDropInPath)}));
   EXPECT_EQ(fs.Stat(std::string(kKubeletBaseUnitPath))->mode, 0644u);
   EXPECT_EQ(fs.Stat(std::string(kKubeletDropInPath))->mode, 0644u);
 
   testing::TempDir packaged;
   util::RealFileSystem pfs(packaged.path());
   ASSERT_TRUE(pfs.WriteFile("/lib/systemd/system/kubelet.service", "[Service]\n", 0644).ok());
-  ASSERT_TRUE(WriteKubeletUnitFiles(pfs, {}).ok());
+  written = WriteKubeletUnitFiles(pfs, {});
+  ASSERT_TRUE(written.has_value());
+  EXPECT_EQ(*written, std::vector<std::string>{std::string(kKubeletDropInPath)});
   EXPECT_FALSE(pfs.Exists(std::string(kKubeletBaseUnitPath)));
   EXPECT_TRUE(pfs.Exists(std::string(kKubeletDropInPath)));
 }
@@ -54,7 +59,7 @@ TEST(KubeletUnitFilesTest, LeavesSomeoneElsesUnitInEtcAlone) {
   util::RealFileSystem fs(tmp.path());
   std::string path(kKubeletBaseUnitPath);
   ASSERT_TRUE(fs.WriteFile(path, "[Service]\nExecStart=/opt/kubelet\n", 0644).ok());
-  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).ok());
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).has_value());
   EXPECT_EQ(*fs.ReadFile(path), "[Service]\nExecStart=/opt/kubelet\n");
 }
 
@@ -63,12 +68,12 @@ TEST(KubeletUnitFilesTest, RewritesItsOwnUnitAndIsByteStable) {
   util::RealFileSystem fs(tmp.path());
   KubeletUnitPaths old_paths;
   old_paths.kubelet_binary = "/opt/old/kubelet";
-  ASSERT_TRUE(WriteKubeletUnitFiles(fs, old_paths).ok());
-  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).ok());
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, old_paths).has_value());
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).has_value());
   std::string unit = *fs.ReadFile(std::string(kKubeletBaseUnitPath));
   std::string drop_in = *fs.ReadFile(std::string(kKubeletDropInPath));
   EXPECT_EQ(unit, RenderKubeletBaseUnit("/usr/bin/kubelet"));
-  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).ok());
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).has_value());
   EXPECT_EQ(*fs.ReadFile(std::string(kKubeletBaseUnitPath)), unit);
   EXPECT_EQ(*fs.ReadFile(std::string(kKubeletDropInPath)), drop_in);
 }
