@@ -1,9 +1,10 @@
-// command_bench: runs a command several times, each in a freshly emptied directory, and reports
+// command_bench: runs a command several times, each with freshly emptied directories, and reports
 // its wall time (min / median / max) and peak resident set size, measured by wait4's rusage.
 //
-//   command_bench RUNS FRESH_DIR -- PROGRAM ARGS...
+//   command_bench RUNS FRESH_DIR... -- PROGRAM ARGS...
 //
-// FRESH_DIR is removed and recreated before every run (e.g. the --rootfs of `kkadm init`).
+// Each FRESH_DIR is removed and recreated before every run (e.g. the --rootfs of `kkadm init`, or
+// a node's /etc/kubernetes and /var/lib/kubelet).
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,21 +44,25 @@ Sample RunOnce(std::vector<char*>& argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 5 || std::strcmp(argv[3], "--") != 0) {
-    std::fprintf(stderr, "usage: %s RUNS FRESH_DIR -- PROGRAM ARGS...\n", argv[0]);
+  int dashes = 2;
+  while (dashes < argc && std::strcmp(argv[dashes], "--") != 0) ++dashes;
+  if (dashes < 3 || dashes + 1 >= argc) {
+    std::fprintf(stderr, "usage: %s RUNS FRESH_DIR... -- PROGRAM ARGS...\n", argv[0]);
     return 2;
   }
   const int runs = std::max(1, std::atoi(argv[1]));
-  const std::filesystem::path fresh = argv[2];
-  std::vector<char*> command(argv + 4, argv + argc);
+  const std::vector<std::filesystem::path> fresh(argv + 2, argv + dashes);
+  std::vector<char*> command(argv + dashes + 1, argv + argc);
   command.push_back(nullptr);
 
   std::vector<double> walls;
   long max_rss = 0;
   for (int i = 0; i < runs; ++i) {
-    std::error_code ec;
-    std::filesystem::remove_all(fresh, ec);
-    std::filesystem::create_directories(fresh, ec);
+    for (const auto& dir : fresh) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+      std::filesystem::create_directories(dir, ec);
+    }
     Sample s = RunOnce(command);
     if (!WIFEXITED(s.status) || WEXITSTATUS(s.status) != 0) {
       std::fprintf(stderr, "run %d failed (status %d)\n", i, s.status);

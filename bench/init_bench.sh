@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `kkadm init` through kubelet-start on a sandbox node (not a test): preflight, certs, kubeconfig,
+# etcd, control-plane and kubelet-start, the last against the node's real systemd over sd-bus
+# (stop, reload, enable, start kubelet.service, each job waited for). The node's kubelet is a
+# `sleep` here rather than the Python stand-in, so that its start-up, which systemd does not wait
+# for, stays out of the next run's figure. Every run starts from an empty /etc/kubernetes and
+# /var/lib/kubelet. `kkadm init phase certs all` is measured the same way, for the ratio issue 3
+# sets a target on. Needs root (systemd, network namespaces).
+#   init_bench.sh KKADM COMMAND_BENCH [RUNS] [ENCRYPTION_ALGORITHM]
+set -euo pipefail
+KKADM=$(readlink -f "$1") BENCH=$(readlink -f "$2") RUNS=${3:-20} ALGORITHM=${4:-ECDSA-P256}
+export KKADM KKADM_SOURCE_DIR
+KKADM_SOURCE_DIR=$(cd "$(dirname "$0")/.." && pwd)
+source "$KKADM_SOURCE_DIR/tests/e2e/lib/common.sh"
+source "$KKADM_SOURCE_DIR/tests/e2e/lib/sandbox_node.sh"
+
+node_boot bench-node 10.123.0.11 2>/dev/null
+R=$(node_root bench-node)
+printf '#!/bin/sh\nexec sleep infinity\n' >"$(node_dir bench-node)/bin/kubelet"
+cat >"$WORK/init.yaml" <<CFG
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: InitConfiguration
+nodeRegistration: {name: bench-node, ignorePreflightErrors: [all]}
+localAPIEndpoint: {advertiseAddress: 10.123.0.11}
+---
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: ClusterConfiguration
+encryptionAlgorithm: $ALGORITHM
+CFG
+in_node() {  # RUNS ARGS...: command_bench of `kkadm --rootfs R ARGS` in the node
+  local runs=$1; shift
+  KKADM_SYSTEM_BUS_ADDRESS=$(node_bus bench-node) PATH="$(node_dir bench-node)/bin:$PATH" \
+    node_exec_on bench-node "$BENCH" "$runs" "$R/etc/kubernetes" "$R/var/lib/kubelet" -- \
+    "$KKADM" --rootfs "$R" "$@"
+}
+median() { sed -n 's/.*median=\([0-9.]*\)ms.*/\1/p' <<<"$1"; }
+certs=$(in_node "$RUNS" init phase certs all --config "$WORK/init.yaml")
+echo "kkadm init phase certs all ($ALGORITHM):     $certs"
+init=$(in_node "$RUNS" init --config "$WORK/init.yaml" \
+  --skip-phases=wait-control-plane,upload-config,upload-certs,mark-control-plane,bootstrap-token,kubelet-finalize,addon,show-join-command)
+echo "kkadm init through kubelet-start ($ALGORITHM): $init"
+awk -v i="$(median "$init")" -v c="$(median "$certs")" 'BEGIN {printf "init / certs (medians): %.2f\n", i / c}'
+state=$(node_systemctl_on bench-node is-active kubelet || true)
+[ "$state" = active ] || { echo "init_bench: kubelet.service is $state after the runs" >&2; exit 1; }
