@@ -124,6 +124,13 @@ node_boot() {
     names+=("$n")
     NODE_ADDRS[$n]=$a
   done
+  # The node's systemd has a private /tmp and /var/tmp: a kubelet wrapper pointing there would
+  # restart forever instead of running the stand-in.
+  case "$(readlink -f "$KKADM_SOURCE_DIR")/" in
+    /tmp/* | /var/tmp/*)
+      echo "sandbox: the source tree $KKADM_SOURCE_DIR is under /tmp or /var/tmp, which a node's systemd sees privately: the stand-in kubelet could not start; use a checkout elsewhere" >&2
+      return 1 ;;
+  esac
   [ -n "$SANDBOX_DIR" ] || sandbox_create || return 1
   for name in "${names[@]}"; do _node_spawn "$name" "${NODE_ADDRS[$name]}"; done
   for name in "${names[@]}"; do
