@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 ensure_packages "${KKADM_BUILD_PACKAGES[@]}"
 KKADM_BUILD_TYPE=Release build_kkadm >/dev/null
 B=$KKADM_BUILD/bench K=$KKADM_BUILD/kkadm
-DIR=$(mktemp -d); trap 'rm -rf "$DIR"' EXIT
+DIR=$(mktemp -d) SHM=$(mktemp -d -p /dev/shm); trap 'rm -rf "$DIR" "$SHM"' EXIT
 cat > "$DIR/ecdsa.yaml" <<CFG
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: InitConfiguration
@@ -16,7 +16,6 @@ apiVersion: kubeadm.k8s.io/v1beta4
 kind: ClusterConfiguration
 encryptionAlgorithm: ECDSA-P256
 CFG
-SHM=$(mktemp -d -p /dev/shm); trap 'rm -rf "$DIR" "$SHM"' EXIT
 echo "== certs_bench (PKI vs 11 sequential RSA-2048 keygens; ECDSA-P256 whole PKI)"
 "$B/certs_bench" 5 "$DIR"
 echo "== kkadm init phase certs all, RSA-2048"
