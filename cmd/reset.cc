@@ -9,9 +9,9 @@
 #include <map>
 
 #include "app/config/make_config.h"
+#include "app/phases/bootstraptoken/join_facts.h"
 #include "app/phases/preflight/run_checks.h"
 #include "app/phases/reset/cleanup_node_phase.h"
-#include "app/phases/reset/cluster_config.h"
 #include "app/phases/reset/remove_etcd_member_phase.h"
 #include "app/phases/reset/reset_preflight_phase.h"
 #include "app/phases/reset/reset_summary.h"
@@ -156,7 +156,7 @@ void ResetCommand::FetchClusterConfiguration() {
   auto client = NewKubeClientFromKubeconfig(fs, options_.kubeconfig_path, data_.host->clock,
                                             kApiRetryTimeout, kApiRequestTimeout);
   Result<config::ClusterConfiguration> cluster =
-      client ? phases::reset::FetchClusterConfiguration(**client)
+      client ? phases::FetchClusterConfiguration(**client)
              : Result<config::ClusterConfiguration>(client.error());
   if (!cluster) {
     spdlog::warn("[reset] Unable to fetch the kubeadm-config ConfigMap from cluster: {}",

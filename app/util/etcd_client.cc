@@ -89,6 +89,20 @@ std::string IdString(uint64_t id) { return std::to_string(id); }
 
 }  // namespace
 
+Result<EtcdClientConfig> EtcdClientConfigFor(const FileSystem& fs, const std::string& cert_dir,
+                                             std::vector<std::string> endpoints) {
+  EtcdClientConfig config;
+  config.endpoints = std::move(endpoints);
+  for (auto [file, out] : {std::pair{"/etcd/ca.crt", &config.ca_pem},
+                           std::pair{"/apiserver-etcd-client.crt", &config.client_cert_pem},
+                           std::pair{"/apiserver-etcd-client.key", &config.client_key_pem}}) {
+    auto content = fs.ReadFile(cert_dir + file);
+    if (!content) return content.error().Wrap("reading the etcd client credentials");
+    *out = std::move(*content);
+  }
+  return config;
+}
+
 Result<EtcdMember> EtcdMemberFromJson(const nlohmann::json& member) {
   if (!member.is_object()) return InvalidArgument("etcd: a member is not an object");
   auto id = Uint64Field(member, "ID");

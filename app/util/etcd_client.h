@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/util/clock.h"
+#include "app/util/file_system.h"
 #include "app/util/http_client.h"
 #include "app/util/status.h"
 
@@ -26,6 +27,11 @@ struct EtcdClientConfig {
   std::chrono::milliseconds retry_interval{500};    // kubeadm: 500 ms
   Clock* clock = nullptr;                            // nullptr: RealClock()
 };
+
+// `endpoints` with the TLS material kubeadm's etcd client uses: <cert_dir>/etcd/ca.crt and
+// <cert_dir>/apiserver-etcd-client.{crt,key}, read through `fs`; the other fields are defaults.
+Result<EtcdClientConfig> EtcdClientConfigFor(const FileSystem& fs, const std::string& cert_dir,
+                                             std::vector<std::string> endpoints);
 
 struct EtcdMember {
   uint64_t id = 0;

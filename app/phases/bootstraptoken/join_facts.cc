@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "app/config/defaults.h"
-#include "app/config/load.h"
+#include "app/config/load_cluster.h"
 #include "app/phases/uploadconfig/upload_config.h"
 #include "app/util/kube_apply.h"
 
@@ -29,14 +29,8 @@ Result<config::ClusterConfiguration> FetchClusterConfiguration(util::KubeClient&
   if (!data.contains("ClusterConfiguration") || !data["ClusterConfiguration"].is_string()) {
     return NotFound("the kubeadm-config ConfigMap has no ClusterConfiguration");
   }
-  auto loaded = config::LoadDocuments(
-      {"ConfigMap kube-system/kubeadm-config", data["ClusterConfiguration"].get<std::string>()},
-      false);
-  if (!loaded) return loaded.error();
-  if (!loaded->cluster) return NotFound("the kubeadm-config ConfigMap has no ClusterConfiguration");
-  config::ClusterConfiguration cluster = loaded->cluster->cfg;
-  config::SetClusterDefaults(cluster);
-  return cluster;
+  return config::ClusterConfigurationFromYaml(data["ClusterConfiguration"].get<std::string>(),
+                                              "ConfigMap kube-system/kubeadm-config");
 }
 
 std::string ClusterCriSocket(util::KubeClient& client) {

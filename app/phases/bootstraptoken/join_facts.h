@@ -15,8 +15,9 @@ namespace kkadm::phases {
 inline constexpr const char* kControlPlaneNodeLabel = "node-role.kubernetes.io/control-plane";
 
 // The ClusterConfiguration stored in ConfigMap kube-system/kubeadm-config (upload-config), with
-// kubeadm's defaults applied. NotFound when the ConfigMap or its ClusterConfiguration key is
-// missing; InvalidArgument when the YAML does not decode. Read-only.
+// kubeadm's defaults applied (token create, reset). NotFound when the ConfigMap or its
+// ClusterConfiguration key is missing; InvalidArgument when the YAML does not decode or holds no
+// ClusterConfiguration. Read-only.
 Result<config::ClusterConfiguration> FetchClusterConfiguration(util::KubeClient& client);
 
 // The CRI socket of the cluster's control-plane nodes (their kubeadm.alpha.kubernetes.io/cri-socket

@@ -89,8 +89,12 @@ Result<util::EtcdClient*> EtcdClientOf(JoinData& data, const config::InitConfigu
   if (!client) return client.error().Wrap("couldn't create Kubernetes client");
   auto endpoints = EtcdEndpointsFromCluster(**client);
   if (!endpoints) return endpoints.error();
-  auto config = EtcdClientConfigFor(data.fs(), cfg.cluster.certificates_dir, std::move(*endpoints));
+  auto config =
+      util::EtcdClientConfigFor(data.fs(), cfg.cluster.certificates_dir, std::move(*endpoints));
   if (!config) return config.error();
+  // A new learner of a small cluster catches up in a few hundred milliseconds; kubeadm's 500 ms
+  // between promotion attempts would be most of a join's time.
+  config->retry_interval = std::chrono::milliseconds(100);
   config->retry_timeout = cfg.timeouts.etcd_api_call;
   config->clock = &data.host->clock;
   slot = data.etcd_client(std::move(*config));
@@ -134,23 +138,6 @@ Result<std::vector<std::string>> EtcdEndpointsFromCluster(util::KubeClient& clie
     return NotFound("could not retrieve the list of etcd endpoints: no etcd Pod and no control-plane Node found");
   }
   return endpoints;
-}
-
-Result<util::EtcdClientConfig> EtcdClientConfigFor(const util::FileSystem& fs, const std::string& cert_dir,
-                                                   std::vector<std::string> endpoints) {
-  util::EtcdClientConfig config;
-  config.endpoints = std::move(endpoints);
-  // A new learner of a small cluster catches up in a few hundred milliseconds; kubeadm's 500 ms
-  // between promotion attempts would be most of a join's time.
-  config.retry_interval = std::chrono::milliseconds(100);
-  for (auto [file, out] : {std::pair{"/etcd/ca.crt", &config.ca_pem},
-                           std::pair{"/apiserver-etcd-client.crt", &config.client_cert_pem},
-                           std::pair{"/apiserver-etcd-client.key", &config.client_key_pem}}) {
-    auto content = fs.ReadFile(cert_dir + file);
-    if (!content) return content.error().Wrap("reading the etcd client credentials");
-    *out = std::move(*content);
-  }
-  return config;
 }
 
 Result<LearnerAdded> AddLearner(util::EtcdClient& client, const std::string& name, const std::string& peer_url) {

@@ -22,11 +22,6 @@ namespace kkadm::phases {
 // when there is neither.
 Result<std::vector<std::string>> EtcdEndpointsFromCluster(util::KubeClient& client);
 
-// TLS material kubeadm's etcd client uses: <cert_dir>/etcd/ca.crt and
-// <cert_dir>/apiserver-etcd-client.{crt,key}, read through `fs`.
-Result<util::EtcdClientConfig> EtcdClientConfigFor(const util::FileSystem& fs, const std::string& cert_dir,
-                                                   std::vector<std::string> endpoints);
-
 struct LearnerAdded {
   uint64_t id = 0;
   bool is_learner = true;                 // false when a re-run finds it promoted already

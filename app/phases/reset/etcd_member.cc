@@ -134,20 +134,13 @@ namespace {
 
 Result<util::EtcdClientConfig> ClientConfig(ResetData& data, const EtcdManifestFacts& facts) {
   const std::string pki = data.cluster ? data.cluster->certificates_dir : facts.pki_dir;
-  util::EtcdClientConfig config;
-  config.endpoints = facts.client_urls;
-  for (auto [file, pem] : {std::pair{pki + "/etcd/ca.crt", &config.ca_pem},
-                           std::pair{pki + "/apiserver-etcd-client.crt", &config.client_cert_pem},
-                           std::pair{pki + "/apiserver-etcd-client.key", &config.client_key_pem}}) {
-    Result<std::string> content = data.fs().ReadFile(file);
-    if (!content) return content.error();
-    *pem = std::move(*content);
-  }
+  Result<util::EtcdClientConfig> config = util::EtcdClientConfigFor(data.fs(), pki, facts.client_urls);
+  if (!config) return config.error();
   // A node whose etcd is gone must not hold reset up: a few seconds, not kubeadm's 2 minutes.
-  config.request_timeout = std::chrono::seconds(3);
-  config.retry_timeout = std::chrono::seconds(5);
-  config.retry_interval = std::chrono::milliseconds(250);
-  config.clock = &data.host->clock;
+  config->request_timeout = std::chrono::seconds(3);
+  config->retry_timeout = std::chrono::seconds(5);
+  config->retry_interval = std::chrono::milliseconds(250);
+  config->clock = &data.host->clock;
   return config;
 }
 

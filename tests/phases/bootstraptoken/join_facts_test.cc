@@ -45,6 +45,19 @@ TEST_F(JoinFactsTest, FetchesTheDefaultedClusterConfiguration) {
   EXPECT_TRUE(client_.Writes().empty());
 }
 
+// v1beta3 with external etcd, as an older kubeadm uploads it, decodes and is defaulted too.
+TEST_F(JoinFactsTest, FetchesAV1beta3ClusterConfigurationWithExternalEtcd) {
+  PutConfigMap({{"ClusterConfiguration",
+                 "apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\n"
+                 "etcd:\n  external:\n    endpoints: [https://10.0.0.9:2379]\n"}});
+  auto cluster = FetchClusterConfiguration(client_);
+  ASSERT_TRUE(cluster.has_value()) << cluster.status().message();
+  EXPECT_FALSE(cluster->etcd.local);
+  ASSERT_TRUE(cluster->etcd.external);
+  EXPECT_EQ(cluster->certificates_dir, "/etc/kubernetes/pki");
+  EXPECT_EQ(cluster->networking.service_subnet, "10.96.0.0/12");
+}
+
 TEST_F(JoinFactsTest, FetchReportsWhatIsMissingOrMalformed) {
   auto missing = FetchClusterConfiguration(client_);
   ASSERT_FALSE(missing.has_value());
@@ -57,6 +70,13 @@ TEST_F(JoinFactsTest, FetchReportsWhatIsMissingOrMalformed) {
   ASSERT_FALSE(malformed.has_value());
   EXPECT_EQ(malformed.status().code(), StatusCode::kInvalidArgument);
   EXPECT_THAT(malformed.status().message(), HasSubstr("ConfigMap kube-system/kubeadm-config"));
+  PutConfigMap({{"ClusterConfiguration", "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n"}});
+  EXPECT_EQ(FetchClusterConfiguration(client_).status().code(), StatusCode::kInvalidArgument);
+  // The API server's error comes back as it is (reset goes on without the cluster's config).
+  client_.fail = [](const testing::FakeKubeClient::Call&) {
+    return Unavailable("connection refused");
+  };
+  EXPECT_EQ(FetchClusterConfiguration(client_).status().code(), StatusCode::kUnavailable);
 }
 
 TEST_F(JoinFactsTest, CriSocketOfTheControlPlaneNodes) {

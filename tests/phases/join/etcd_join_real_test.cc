@@ -85,7 +85,7 @@ class EtcdJoinRealTest : public kkadm::testing::JoinPhasesTest {
   }
 
   Status WaitHealthy(const std::string& endpoint) {
-    auto config = EtcdClientConfigFor(fs_, "/etc/kubernetes/pki", {endpoint});
+    auto config = util::EtcdClientConfigFor(fs_, "/etc/kubernetes/pki", {endpoint});
     if (!config) return config.error();
     util::EtcdClient client(*config);
     Status health = Unavailable("not polled");
