@@ -64,7 +64,8 @@ Result<std::vector<Certificate>> Certificate::ParsePemBundle(std::string_view pe
   return ReadAll(pem, false);
 }
 
-Certificate::Certificate(const Certificate& other) : cert_(other.cert_.get()) {
+Certificate::Certificate(const Certificate& other)
+    : cert_(other.cert_.get()), key_decoded_(other.key_decoded_) {
   if (cert_) X509_up_ref(cert_.get());
 }
 
@@ -72,8 +73,19 @@ Certificate& Certificate::operator=(const Certificate& other) {
   if (this != &other) {
     if (other.cert_) X509_up_ref(other.cert_.get());
     cert_.reset(other.cert_.get());
+    key_decoded_ = other.key_decoded_;
   }
   return *this;
+}
+
+OsslPtr<X509> Certificate::WithDecodedKey() const {
+  if (key_decoded_) {
+    X509_up_ref(cert_.get());
+    return OsslPtr<X509>(cert_.get());
+  }
+  std::string der = ToDer();
+  const auto* p = reinterpret_cast<const unsigned char*>(der.data());
+  return OsslPtr<X509>(d2i_X509(nullptr, &p, static_cast<long>(der.size())));
 }
 
 std::string Certificate::ToPem() const {
@@ -209,7 +221,8 @@ std::string PublicKeyPinOfDer(std::string_view spki_der) {
 
 Status Certificate::VerifySignedBy(const Certificate& ca) const {
   ClearOpenSslErrors();
-  EVP_PKEY* ca_key = X509_get0_pubkey(ca.get());
+  OsslPtr<X509> decoded_ca = ca.WithDecodedKey();
+  EVP_PKEY* ca_key = decoded_ca ? X509_get0_pubkey(decoded_ca.get()) : nullptr;
   if (ca_key == nullptr || X509_verify(cert_.get(), ca_key) != 1) {
     ClearOpenSslErrors();
     return FailedPrecondition(
@@ -223,14 +236,14 @@ Status Certificate::VerifyChain(const std::vector<Certificate>& intermediates,
   OsslPtr<X509_STORE> store(X509_STORE_new());
   OsslPtr<STACK_OF(X509)> pool(sk_X509_new_null());
   OsslPtr<X509_STORE_CTX> ctx(X509_STORE_CTX_new());
-  if (!store || !pool || !ctx || X509_STORE_add_cert(store.get(), root.get()) != 1) {
+  if (!store || !pool || !ctx || X509_STORE_add_cert(store.get(), root.WithDecodedKey().get()) != 1) {
     return OpenSslError("preparing certificate verification");
   }
   for (const auto& c : intermediates) {
-    X509_up_ref(c.get());
-    sk_X509_push(pool.get(), c.get());
+    sk_X509_push(pool.get(), c.WithDecodedKey().release());
   }
-  if (X509_STORE_CTX_init(ctx.get(), store.get(), cert_.get(), pool.get()) != 1) {
+  OsslPtr<X509> leaf = WithDecodedKey();
+  if (!leaf || X509_STORE_CTX_init(ctx.get(), store.get(), leaf.get(), pool.get()) != 1) {
     return OpenSslError("preparing certificate verification");
   }
   // The root need not be self-signed: like Go's cert pool, whatever is given is trusted.
@@ -250,7 +263,8 @@ Status Certificate::VerifyChain(const std::vector<Certificate>& intermediates,
 }
 
 bool Certificate::MatchesKey(const PrivateKey& key) const {
-  EVP_PKEY* pub = X509_get0_pubkey(cert_.get());
+  OsslPtr<X509> decoded = WithDecodedKey();
+  EVP_PKEY* pub = decoded ? X509_get0_pubkey(decoded.get()) : nullptr;
   return pub != nullptr && EVP_PKEY_eq(pub, key.get()) == 1;
 }
 

@@ -37,7 +37,13 @@ class Certificate {
   // Every "CERTIFICATE" block, in order; InvalidArgument when there is none.
   static Result<std::vector<Certificate>> ParsePemBundle(std::string_view pem);
   // Takes ownership of `cert`.
-  static Certificate Adopt(OsslPtr<X509> cert) { return Certificate(std::move(cert)); }
+  static Certificate Adopt(OsslPtr<X509> cert) { return Certificate(std::move(cert), true); }
+  // Takes ownership of a certificate whose public key OpenSSL has not decoded (its
+  // SubjectPublicKeyInfo was written field by field, see sign.cc): the checks that need the key
+  // parse the certificate back from DER first.
+  static Certificate AdoptWithoutDecodedKey(OsslPtr<X509> cert) {
+    return Certificate(std::move(cert), false);
+  }
 
   Certificate(const Certificate& other);
   Certificate& operator=(const Certificate& other);
@@ -76,11 +82,16 @@ class Certificate {
   // True when `key` is the private half of this certificate's public key.
   bool MatchesKey(const PrivateKey& key) const;
 
+  // The certificate itself; for one adopted without a decoded key, X509_get0_pubkey gives null.
   X509* get() const { return cert_.get(); }
 
  private:
-  explicit Certificate(OsslPtr<X509> cert) : cert_(std::move(cert)) {}
+  Certificate(OsslPtr<X509> cert, bool key_decoded)
+      : cert_(std::move(cert)), key_decoded_(key_decoded) {}
+  // cert_ (another reference to it) when OpenSSL has decoded its key, else a copy parsed back.
+  OsslPtr<X509> WithDecodedKey() const;
   OsslPtr<X509> cert_;
+  bool key_decoded_ = true;
 };
 
 // "sha256:<hex>" of a DER SubjectPublicKeyInfo.

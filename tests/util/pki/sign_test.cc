@@ -85,6 +85,26 @@ TEST(SignTest, LeafCarriesSansUsagesAndChains) {
   EXPECT_NE(late.message().find("expired"), std::string::npos) << late.message();
 }
 
+// EC leaves get their SubjectPublicKeyInfo written field by field (sign.cc): it must be the
+// bytes OpenSSL's own encoder gives, and the certificate must read back from PEM with its key.
+TEST(SignTest, EcLeafPublicKeyIsOpenSslsEncoding) {
+  for (auto type : {KeyType::kEcdsaP256, KeyType::kEcdsaP384}) {
+    Ca ca = MakeCa(type, "kubernetes");
+    auto key = PrivateKey::Generate(type);
+    auto cert = SignLeaf(ServerConfig(), *key, ca.cert, ca.key);
+    ASSERT_TRUE(cert.has_value()) << cert.error().message();
+    EXPECT_EQ(cert->PublicKeyDer(), *key->PublicKeyDer()) << KeyTypeName(type);
+    auto parsed = Certificate::ParsePem(cert->ToPem());
+    ASSERT_TRUE(parsed.has_value());
+    EXPECT_TRUE(parsed->MatchesKey(*key));
+    EXPECT_FALSE(parsed->MatchesKey(ca.key));
+    EXPECT_TRUE(parsed->VerifyChain({}, ca.cert, Start()).ok());
+    // A copy keeps the rule that the key is decoded on demand.
+    Certificate copy = *cert;
+    EXPECT_TRUE(copy.MatchesKey(*key));
+  }
+}
+
 TEST(SignTest, ClientCertWithOrganizations) {
   Ca ca = MakeCa(KeyType::kRsa2048, "kubernetes");
   auto key = PrivateKey::Generate(KeyType::kRsa2048);
