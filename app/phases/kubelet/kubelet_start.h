@@ -24,8 +24,8 @@ struct KubeletStartInput {
 
 // Writes <kubelet_dir>/kubeadm-flags.env and <kubelet_dir>/config.yaml (0644, the directory 0700
 // when created) and the unit files (kubelet_unit_files.h), printing kubeadm's
-// "[kubelet-start] Writing ..." lines. Rewrites them every run; the same input gives the same
-// bytes. Returns the node paths of the unit files written.
+// "[kubelet-start] Writing ..." lines. Rewrites them every run (unit files only when they
+// changed); the same input gives the same bytes. Returns the node paths of kkadm's unit files.
 Result<std::vector<std::string>> WriteKubeletFiles(util::Host& host, util::Printer& out,
                                                    const KubeletStartInput& in);
 

@@ -24,6 +24,18 @@ Result<bool> BaseUnitIsOurs(const util::FileSystem& fs) {
   return existing->rfind(kBaseUnitMarker, 0) == 0;
 }
 
+// Leaves a file that already holds `content` with mode 0644 as it is: a unit file whose mtime does
+// not change neither makes systemd rebuild its unit cache nor marks a loaded kubelet.service
+// NeedDaemonReload, so a re-run needs no daemon-reload.
+Status WriteUnitFile(util::FileSystem& fs, const std::string& path, const std::string& content) {
+  auto existing = fs.ReadFile(path);
+  if (existing && *existing == content) {
+    auto info = fs.Stat(path);
+    if (info && info->type == util::FileType::kRegular && info->mode == 0644) return Status();
+  }
+  return fs.WriteFile(path, content, 0644).Wrap("writing " + path);
+}
+
 }  // namespace
 
 std::string RenderKubeletDropIn(const KubeletUnitPaths& p) {
@@ -65,22 +77,20 @@ std::string RenderKubeletBaseUnit(const std::string& kubelet_binary) {
 
 Result<std::vector<std::string>> WriteKubeletUnitFiles(util::FileSystem& fs,
                                                        const KubeletUnitPaths& paths) {
-  std::vector<std::string> written;
+  std::vector<std::string> managed;
   if (!HasPackagedUnit(fs)) {
     auto ours = BaseUnitIsOurs(fs);
     if (!ours) return ours.error();
     if (*ours) {
       std::string path(kKubeletBaseUnitPath);
-      KKADM_RETURN_IF_ERROR(fs.WriteFile(path, RenderKubeletBaseUnit(paths.kubelet_binary), 0644)
-                                .Wrap("writing " + path));
-      written.push_back(path);
+      KKADM_RETURN_IF_ERROR(WriteUnitFile(fs, path, RenderKubeletBaseUnit(paths.kubelet_binary)));
+      managed.push_back(path);
     }
   }
   std::string drop_in(kKubeletDropInPath);
-  KKADM_RETURN_IF_ERROR(
-      fs.WriteFile(drop_in, RenderKubeletDropIn(paths), 0644).Wrap("writing " + drop_in));
-  written.push_back(drop_in);
-  return written;
+  KKADM_RETURN_IF_ERROR(WriteUnitFile(fs, drop_in, RenderKubeletDropIn(paths)));
+  managed.push_back(drop_in);
+  return managed;
 }
 
 }  // namespace kkadm::phases

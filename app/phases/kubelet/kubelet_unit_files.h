@@ -29,10 +29,11 @@ std::string RenderKubeletDropIn(const KubeletUnitPaths& paths);
 // A kubelet.service for nodes without the kubelet package's unit.
 std::string RenderKubeletBaseUnit(const std::string& kubelet_binary);
 
-// Writes the drop-in (0644, rewritten every run; same input, same bytes) and, when no packaged
-// kubelet.service exists under /lib or /usr/lib and /etc/systemd/system/kubelet.service is absent
-// or kkadm's own, the base unit (0644). A kubelet.service someone else put in /etc is left alone.
-// Returns the node paths written, the base unit first when it was.
+// Writes the drop-in (0644; same input, same bytes) and, when no packaged kubelet.service exists
+// under /lib or /usr/lib and /etc/systemd/system/kubelet.service is absent or kkadm's own, the
+// base unit (0644). A kubelet.service someone else put in /etc is left alone, and a file that
+// already has the right bytes and mode is not rewritten. Returns the node paths of the unit files
+// kkadm manages (written now or already up to date), the base unit first when it is one of them.
 Result<std::vector<std::string>> WriteKubeletUnitFiles(util::FileSystem& fs,
                                                        const KubeletUnitPaths& paths);
 

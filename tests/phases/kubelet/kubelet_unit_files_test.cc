@@ -2,6 +2,7 @@
 #include "app/phases/kubelet/kubelet_unit_files.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "app/util/file_system_real.h"
 #include "tests/fakes/temp_dir.h"
@@ -76,6 +77,40 @@ TEST(KubeletUnitFilesTest, RewritesItsOwnUnitAndIsByteStable) {
   ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).has_value());
   EXPECT_EQ(*fs.ReadFile(std::string(kKubeletBaseUnitPath)), unit);
   EXPECT_EQ(*fs.ReadFile(std::string(kKubeletDropInPath)), drop_in);
+}
+
+// The inode of the file at node path `path`: WriteFile renames a new one into place.
+ino_t InodeOf(const util::FileSystem& fs, std::string_view path) {
+  struct stat st {};
+  EXPECT_EQ(::stat(fs.HostPath(std::string(path)).c_str(), &st), 0) << path;
+  return st.st_ino;
+}
+
+// Unchanged unit files keep their inode and mtime, so systemd sees nothing to reload.
+TEST(KubeletUnitFilesTest, LeavesUpToDateFilesUntouched) {
+  testing::TempDir tmp;
+  util::RealFileSystem fs(tmp.path());
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, {}).has_value());
+  ino_t unit = InodeOf(fs, kKubeletBaseUnitPath);
+  ino_t drop_in = InodeOf(fs, kKubeletDropInPath);
+  auto managed = WriteKubeletUnitFiles(fs, {});
+  ASSERT_TRUE(managed.has_value());
+  // Up to date is still managed: the caller checks systemd loaded both.
+  EXPECT_EQ(*managed, (std::vector<std::string>{std::string(kKubeletBaseUnitPath),
+                                                std::string(kKubeletDropInPath)}));
+  EXPECT_EQ(InodeOf(fs, kKubeletBaseUnitPath), unit);
+  EXPECT_EQ(InodeOf(fs, kKubeletDropInPath), drop_in);
+
+  // Other bytes or another mode: rewritten.
+  KubeletUnitPaths other;
+  other.kubelet_dir = "/srv/kubelet";
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, other).has_value());
+  EXPECT_NE(InodeOf(fs, kKubeletDropInPath), drop_in);
+  EXPECT_EQ(InodeOf(fs, kKubeletBaseUnitPath), unit);
+  ASSERT_EQ(::chmod(fs.HostPath(std::string(kKubeletBaseUnitPath)).c_str(), 0600), 0);
+  ASSERT_TRUE(WriteKubeletUnitFiles(fs, other).has_value());
+  EXPECT_NE(InodeOf(fs, kKubeletBaseUnitPath), unit);
+  EXPECT_EQ(fs.Stat(std::string(kKubeletBaseUnitPath))->mode, 0644u);
 }
 
 }  // namespace
