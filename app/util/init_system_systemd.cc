@@ -205,20 +205,25 @@ Status SystemdInitSystem::Connect() {
   return Status();
 }
 
-// systemd emits JobRemoved only to clients that called Subscribe.
-Status SystemdInitSystem::Subscribe() {
-  if (subscribed_) return Status();
+// systemd emits JobRemoved only to clients that called Subscribe (`method`), and while any
+// client is subscribed it also builds a PropertiesChanged signal for every unit change, which
+// slowed each later call of ours by a third: RunJob subscribes only while it waits.
+Status SystemdInitSystem::CallSubscription(const char* method) {
   BusError err;
-  int r = Sd().call_method(bus_, kDestination, kManagerPath, kManager, "Subscribe", &err.e, nullptr,
-                           "");
-  if (r < 0) return FromBus("Subscribe", err.e, r);
-  subscribed_ = true;
+  int r = Sd().call_method(bus_, kDestination, kManagerPath, kManager, method, &err.e, nullptr, "");
+  if (r < 0) return FromBus(method, err.e, r);
   return Status();
 }
 
 Status SystemdInitSystem::RunJob(const char* method, const std::string& unit) {
   KKADM_RETURN_IF_ERROR(Connect());
-  KKADM_RETURN_IF_ERROR(Subscribe());
+  KKADM_RETURN_IF_ERROR(CallSubscription("Subscribe"));
+  Status done = WaitForNewJob(method, unit);
+  Status unsubscribed = CallSubscription("Unsubscribe");
+  return done.ok() ? unsubscribed : done;
+}
+
+Status SystemdInitSystem::WaitForNewJob(const char* method, const std::string& unit) {
   JobWait wait;
   sd_bus_slot* raw_slot = nullptr;
   // The match is installed before the call so a job that finishes at once is not missed.

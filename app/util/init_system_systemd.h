@@ -48,7 +48,9 @@ class SystemdInitSystem final : public InitSystem {
 
  private:
   Status Connect();
-  Status Subscribe();
+  Status CallSubscription(const char* method);  // "Subscribe" or "Unsubscribe"
+  // Calls `method` (StartUnit...) on `unit` and waits for the job it queued to finish.
+  Status WaitForNewJob(const char* method, const std::string& unit);
   Status RunJob(const char* method, const std::string& unit);
   Result<std::string> UnitPath(const char* method, const std::string& unit);
   // Why systemd's view of `unit` is out of date for ReloadIfStale; empty when it is current.
@@ -59,7 +61,6 @@ class SystemdInitSystem final : public InitSystem {
   std::string address_;
   std::chrono::milliseconds job_timeout_;
   sd_bus* bus_ = nullptr;
-  bool subscribed_ = false;
 };
 
 // The production InitSystem: systemd at `bus_address`; when that is empty, at
