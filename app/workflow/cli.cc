@@ -54,7 +54,7 @@ struct Binding {
   Binding(Runner& r, const FlagSet& f, BindOptions o)
       : runner(r), flags(f), options(std::move(o)) {}
   Runner& runner;
-  const FlagSet& flags;  // used while binding only
+  const FlagSet& flags;
   BindOptions options;
   std::vector<std::string> skip_phases;  // --skip-phases
 };
@@ -221,7 +221,37 @@ void RunWorkflow(Binding& binding) {
   Report(binding, status, binding.runner.failed_phase());
 }
 
+// What AddPhaseCommands would refuse, checked without building any subcommand: every flag a phase
+// inherits exists, and local flags that share a name within a subtree have one type.
+Status CheckPhaseFlags(const Binding& binding) {
+  const auto& entries = binding.runner.entries();
+  for (const auto& name : binding.options.every_phase_flags) {
+    if (!binding.flags.Has(name)) return Internal("every phase inherits unknown flag \"" + name + "\"");
+  }
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    for (const auto& name : entries[i].phase->inherit_flags) {
+      if (!binding.flags.Has(name)) {
+        return Internal("phase \"" + entries[i].path + "\" inherits unknown flag \"" + name + "\"");
+      }
+    }
+    std::vector<const LocalFlag*> seen;  // the local flags of the subtree at i, as AddLocalFlags
+    for (std::size_t j = i; j < entries[i].end; ++j) {
+      for (const auto& flag : entries[j].phase->local_flags) {
+        for (const LocalFlag* other : seen) {
+          if (other->name == flag.name && other->target.index() != flag.target.index()) {
+            return Internal("local flag --" + flag.name + " of phase " + entries[j].path +
+                            " has another type than a flag of the same name");
+          }
+        }
+        seen.push_back(&flag);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Status Bind(CLI::App& cmd, const std::shared_ptr<Binding>& binding) {
+  KKADM_RETURN_IF_ERROR(CheckPhaseFlags(*binding));
   // The main command's own flags live in a group that is switched off once `phase` is seen:
   // through fallthrough a phase subcommand would otherwise accept every flag of the command.
   cmd.formatter(std::make_shared<CommandFormatter>());
@@ -233,10 +263,20 @@ Status Bind(CLI::App& cmd, const std::shared_ptr<Binding>& binding) {
 
   CLI::App* phase_command = cmd.add_subcommand(
       "phase", "Use this command to invoke single phase of the " + cmd.get_name() + " workflow");
-  CLI::TriggerOff(phase_command, main_flags);
   phase_command->fallthrough();
   SetHelpCallback(phase_command);
-  KKADM_RETURN_IF_ERROR(AddPhaseCommands(*phase_command, binding));
+  // The phase subcommands (a few hundred CLI11 options over all commands, a third of a short
+  // command's start-up) are built only when `phase` is on the command line.
+  main_flags->disabled_by_default(false);
+  main_flags->enabled_by_default();
+  phase_command->preparse_callback([binding, phase_command, main_flags,
+                                    built = false](std::size_t) mutable {
+    main_flags->disabled();  // CLI::TriggerOff's part
+    if (std::exchange(built, true)) return;  // parsed again (tests parse one app many times)
+    Status added = AddPhaseCommands(*phase_command, binding);
+    // CheckPhaseFlags passed, so only CLI11 can refuse here: a bug in a command's definition.
+    if (!added.ok()) throw CLI::IncorrectConstruction(added.message());
+  });
 
   cmd.fallthrough();
   cmd.callback([binding, phase_command] {

@@ -72,17 +72,18 @@ struct BindOptions {
 // Binds runner to cmd:
 // - the FlagSet's flags and `--skip-phases` (comma list) on cmd, hidden while a `phase`
 //   subcommand is parsed so that phase subcommands see only what they inherit;
-// - `phase` with one nested subcommand per non-hidden phase (aliases kept); a phase with children
+// - `phase` with one nested subcommand per non-hidden phase (aliases kept), built when `phase` is
+//   parsed (a command run without it never pays for them); a phase with children
 //   also gets an `all` subcommand running all of them; leaves and `all` run the runner with that
 //   path as filter; a parent invoked alone prints its help (CLI::CallForHelp);
 // - local flags bound to their targets, inherited flags added from flags;
 // - fallthrough on cmd and every generated subcommand, so the root's global flags (-v, --rootfs)
 //   parse anywhere;
 // - cmd's callback runs the whole workflow with the skip list; runner.Help() becomes cmd's footer.
-// runner (and the storage the flags are bound to) must outlive cmd; flags is read during the call
-// only. Callbacks never throw except CLI::CallForHelp. Returns Internal (and binds nothing usable)
-// when the tree is invalid, a phase inherits an unknown flag, local flags clash, or CLI11 rejects a
-// name: all bugs in the command's definition.
+// runner, flags (and the storage the flags are bound to) must outlive cmd. Callbacks never throw
+// except CLI::CallForHelp, and CLI::ConstructionError when CLI11 rejects a phase's name while
+// `phase` is parsed. Returns Internal (and binds nothing usable) when the tree is invalid, a phase
+// inherits an unknown flag or local flags clash: all bugs in the command's definition.
 [[nodiscard]] Status BindToCommand(CLI::App& cmd, Runner& runner, const FlagSet& flags,
                                    BindOptions options);
 

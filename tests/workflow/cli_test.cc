@@ -92,6 +92,25 @@ class BindTest : public ::testing::Test {
   std::string failed_phase_ = "unset";
 };
 
+// The phase subcommands cost most of a command's CLI11 set-up: they exist once `phase` is parsed.
+TEST_F(BindTest, PhaseSubcommandsAreBuiltWhenPhaseIsParsed) {
+  Bind();
+  CLI::App* phase = init_->get_subcommand("phase");
+  auto built = [phase] { return phase->get_subcommands([](CLI::App*) { return true; }).size(); };
+  EXPECT_EQ(built(), 0u);
+  Parse("init --cert-dir /pki");
+  EXPECT_EQ(built(), 0u);
+  Parse("init phase certs ca --cert-dir /a");
+  EXPECT_EQ(built(), 3u);  // preflight, certs, addon
+  EXPECT_EQ(cert_dir_, "/a");
+  Parse("init phase certs apiserver --cert-dir /b");  // a second parse builds nothing twice
+  EXPECT_EQ(cert_dir_, "/b");
+  EXPECT_EQ(built(), 3u);
+  EXPECT_EQ(*log_, (Log{"preflight", "certs", "certs/ca", "certs/apiserver", "addon",
+                        "addon/coredns", "addon/kube-proxy", "secret", "certs/ca",
+                        "certs/apiserver"}));
+}
+
 TEST_F(BindTest, MainCommandRunsTheWholeWorkflow) {
   Bind();
   Parse("init --cert-dir /pki");
@@ -350,6 +369,19 @@ TEST(BindToCommandTest, RejectsBrokenDefinitions) {
   CLI::App app3{"kkadm", "kkadm"};
   EXPECT_EQ(BindToCommand(*app3.add_subcommand("init"), plain, clash, {}).code(),
             StatusCode::kInternal);
+
+  // Found when binding, although the phase subcommands are built only when `phase` is parsed.
+  bool as_flag = false;
+  std::string as_text;
+  Phase flagged = P(log, "certs/ca");
+  flagged.local_flags = {{"csr-only", "", &as_flag}};
+  Phase texted = P(log, "certs/apiserver");
+  texted.local_flags = {{"csr-only", "", &as_text}};
+  Runner clashing({P(log, "certs", {flagged, texted})});
+  CLI::App app4{"kkadm", "kkadm"};
+  Status types = BindToCommand(*app4.add_subcommand("init"), clashing, flags, {});
+  EXPECT_EQ(types.code(), StatusCode::kInternal);
+  EXPECT_NE(types.message().find("csr-only"), std::string::npos) << types.message();
 }
 
 }  // namespace
