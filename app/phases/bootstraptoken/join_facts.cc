@@ -7,6 +7,7 @@
 
 #include "app/config/defaults.h"
 #include "app/config/load_cluster.h"
+#include "app/phases/markcontrolplane/mark_control_plane.h"
 #include "app/phases/uploadconfig/upload_config.h"
 #include "app/util/kube_apply.h"
 
@@ -42,7 +43,7 @@ std::string ClusterCriSocket(util::KubeClient& client) {
   std::string socket;
   for (const json& node : nodes->value("items", json::array())) {
     const json meta = node.value("metadata", json::object());
-    if (!meta.value("labels", json::object()).contains(kControlPlaneNodeLabel)) continue;
+    if (!meta.value("labels", json::object()).contains(kControlPlaneLabel)) continue;
     const std::string annotation =
         meta.value("annotations", json::object()).value(kCriSocketAnnotation, "");
     if (annotation.empty() || (!socket.empty() && socket != annotation))

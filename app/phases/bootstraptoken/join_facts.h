@@ -12,7 +12,6 @@
 
 namespace kkadm::phases {
 
-inline constexpr const char* kControlPlaneNodeLabel = "node-role.kubernetes.io/control-plane";
 
 // The ClusterConfiguration stored in ConfigMap kube-system/kubeadm-config (upload-config), with
 // kubeadm's defaults applied (token create, reset). NotFound when the ConfigMap or its

@@ -7,13 +7,13 @@
 #include <sstream>
 
 #include "app/phases/controlplane/init_pod_input.h"
+#include "app/phases/markcontrolplane/mark_control_plane.h"
 #include "app/phases/waitcontrolplane/wait.h"
 
 namespace kkadm::phases {
 namespace {
 
 constexpr const char* kEtcdAnnotation = "kubeadm.kubernetes.io/etcd.advertise-client-urls";
-constexpr const char* kControlPlaneLabel = "node-role.kubernetes.io/control-plane";
 constexpr std::chrono::seconds kMemberJoinTimeout{40};  // kubeadm: 8 checks, 5 s apart
 constexpr std::chrono::milliseconds kMemberJoinPoll{200};
 

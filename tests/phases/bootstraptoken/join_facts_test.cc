@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "app/phases/bootstraptoken/token.h"
+#include "app/phases/markcontrolplane/mark_control_plane.h"
 #include "app/phases/uploadconfig/upload_config.h"
 #include "tests/phases/cluster_phase_fixture.h"
 
@@ -27,7 +28,7 @@ class JoinFactsTest : public testing::ClusterPhasesTest {
   }
   void PutNode(const std::string& name, bool control_plane, const std::string& cri_socket) {
     json node = {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}}}};
-    if (control_plane) node["metadata"]["labels"][kControlPlaneNodeLabel] = "";
+    if (control_plane) node["metadata"]["labels"][kControlPlaneLabel] = "";
     if (!cri_socket.empty()) node["metadata"]["annotations"][kCriSocketAnnotation] = cri_socket;
     client_.Put("/api/v1/nodes/" + name, node);
   }
