@@ -63,12 +63,14 @@ Status SyncNodeFiles(OwnedHost* host, Status outcome) {
 Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Machine& machine,
                                             util::Printer& printer) {
   KKADM_RETURN_IF_ERROR(CheckRootfs(options.rootfs));
-  auto node_fs = std::make_unique<util::RealFileSystem>(options.rootfs);
   auto real_init = util::NewSystemdInitSystem("");
   if (!options.dry_run) {
+    auto node_fs = std::make_unique<util::RealFileSystem>(options.rootfs,
+                                                          util::RealFileSystem::Writes::kBehind);
     return std::make_unique<OwnedHost>(std::move(node_fs), nullptr, std::move(real_init), nullptr,
                                        machine, "");
   }
+  auto node_fs = std::make_unique<util::RealFileSystem>(options.rootfs);
   Result<std::string> dir = MakeDryRunDir(options.dry_run_name);
   if (!dir) return dir.error();
   auto fs = std::make_unique<util::DryRunFileSystem>(*node_fs, *dir, printer);

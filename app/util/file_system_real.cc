@@ -7,9 +7,16 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <fmt/format.h>
+#include <mutex>
+#include <set>
+#include <system_error>
+#include <thread>
+#include <utility>
 
 namespace kkadm::util {
 namespace {
@@ -49,18 +56,150 @@ Status SyncDirectory(const std::string& dir) {
   return Status();
 }
 
+// True when `path` is `dir` or inside it.
+bool IsAtOrUnder(const std::string& path, const std::string& dir) {
+  if (!path.starts_with(dir)) return false;
+  return path.size() == dir.size() || dir.ends_with('/') || path[dir.size()] == '/';
+}
+
+// The last steps of an atomic write, for a temp file that holds the data: fsync, close, rename.
+Status FinishWrite(int fd, const std::string& temp, const std::string& target) {
+  if (::fsync(fd) != 0) {
+    int err = errno;
+    ::close(fd);
+    ::unlink(temp.c_str());
+    return ErrnoStatus("writing", target, err);
+  }
+  if (::close(fd) != 0) {
+    int err = errno;
+    ::unlink(temp.c_str());
+    return ErrnoStatus("closing", target, err);
+  }
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
+    int err = errno;
+    ::unlink(temp.c_str());
+    return ErrnoStatus("renaming into place", target, err);
+  }
+  return Status();
+}
+
 }  // namespace
 
-RealFileSystem::RealFileSystem(std::string root) : root_(std::move(root)) {
+// The worker threads of RealFileSystem::Writes::kBehind and what they have left to do.
+class WriteBehind {
+ public:
+  ~WriteBehind() {
+    {
+      std::unique_lock lock(mu_);
+      finished_.wait(lock, [this] { return pending_.empty(); });
+      stopping_ = true;
+    }
+    queued_.notify_all();
+    for (auto& thread : threads_) thread.join();
+  }
+
+  // Takes over `fd`, the temp file `temp` holding the data, to finish writing `target`.
+  void Commit(int fd, std::string temp, std::string target) {
+    std::unique_lock lock(mu_);
+    if (threads_.empty() && !StartThreads()) {
+      lock.unlock();
+      Record(target, FinishWrite(fd, temp, target));
+      return;
+    }
+    pending_.insert(target);
+    jobs_.push_back(Job{fd, std::move(temp), std::move(target)});
+    lock.unlock();
+    queued_.notify_one();
+  }
+
+  // Waits for the writes to `host_path` and below it; the first of them that failed.
+  Status Settle(const std::string& host_path) {
+    std::unique_lock lock(mu_);
+    finished_.wait(lock, [&] { return !PendingAtOrUnder(host_path); });
+    for (const auto& [target, status] : failures_) {
+      if (IsAtOrUnder(target, host_path)) return status;
+    }
+    return Status();
+  }
+
+  // Waits for every write; the first that failed, after which failures are forgotten.
+  Status Drain() {
+    std::unique_lock lock(mu_);
+    finished_.wait(lock, [this] { return pending_.empty(); });
+    Status first = failures_.empty() ? Status() : failures_.front().second;
+    failures_.clear();
+    return first;
+  }
+
+ private:
+  struct Job {
+    int fd;
+    std::string temp;
+    std::string target;
+  };
+  // I/O-bound: more writers than cores let the device merge their cache flushes.
+  static constexpr int kThreads = 4;
+
+  bool StartThreads() {  // mu_ held
+    try {
+      for (int i = 0; i < kThreads; ++i) threads_.emplace_back([this] { Work(); });
+    } catch (const std::system_error&) {
+      // Threads that did start still serve; with none, writes are finished in place.
+    }
+    return !threads_.empty();
+  }
+
+  void Work() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      queued_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;
+      Job job = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      Status done = FinishWrite(job.fd, job.temp, job.target);
+      lock.lock();
+      if (!done.ok()) failures_.emplace_back(job.target, std::move(done));
+      pending_.erase(pending_.find(job.target));
+      finished_.notify_all();
+    }
+  }
+
+  void Record(const std::string& target, Status done) {
+    if (done.ok()) return;
+    std::lock_guard lock(mu_);
+    failures_.emplace_back(target, std::move(done));
+  }
+
+  bool PendingAtOrUnder(const std::string& host_path) const {  // mu_ held
+    for (auto it = pending_.lower_bound(host_path); it != pending_.end(); ++it) {
+      if (!it->starts_with(host_path)) break;
+      if (IsAtOrUnder(*it, host_path)) return true;
+    }
+    return false;
+  }
+
+  std::mutex mu_;
+  std::condition_variable queued_;    // workers: a job or stopping_
+  std::condition_variable finished_;  // waiters: a job ended
+  std::deque<Job> jobs_;
+  std::multiset<std::string> pending_;  // targets queued or being finished
+  std::vector<std::pair<std::string, Status>> failures_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;  // started by the first Commit
+};
+
+RealFileSystem::RealFileSystem(std::string root, Writes writes) : root_(std::move(root)) {
   while (!root_.empty() && root_.back() == '/') root_.pop_back();
+  if (writes == Writes::kBehind) behind_ = std::make_unique<WriteBehind>();
 }
 
 RealFileSystem::~RealFileSystem() { static_cast<void>(Sync()); }
 
 Status RealFileSystem::Sync() {
+  Status first = behind_ ? behind_->Drain() : Status();
   std::vector<std::string> dirs;
   dirs.swap(unsynced_dirs_);
-  Status first;
   for (const auto& dir : dirs) {
     Status s = SyncDirectory(dir);
     // A directory removed since (reset, a test's cleanup) has no rename left to keep.
@@ -69,13 +208,25 @@ Status RealFileSystem::Sync() {
   return first;
 }
 
-std::string RealFileSystem::HostPath(const std::string& path) const {
+std::string RealFileSystem::ToHost(const std::string& path) const {
   if (root_.empty()) return path;
   return path.empty() || path[0] != '/' ? root_ + "/" + path : root_ + path;
 }
 
+Status RealFileSystem::Settle(const std::string& host_path) const {
+  return behind_ ? behind_->Settle(host_path) : Status();
+}
+
+std::string RealFileSystem::HostPath(const std::string& path) const {
+  std::string host_path = ToHost(path);
+  // The caller may hand it to another program; a failed write surfaces at Sync.
+  static_cast<void>(Settle(host_path));
+  return host_path;
+}
+
 Result<std::string> RealFileSystem::ReadFile(const std::string& path) const {
-  const std::string host_path = HostPath(path);
+  const std::string host_path = ToHost(path);
+  KKADM_RETURN_IF_ERROR(Settle(host_path));
   int fd = ::open(host_path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoStatus("reading", host_path, errno);
   std::string content;
@@ -96,7 +247,8 @@ Result<std::string> RealFileSystem::ReadFile(const std::string& path) const {
 }
 
 Status RealFileSystem::WriteFile(const std::string& path, std::string_view data, unsigned mode) {
-  const std::string host_path = HostPath(path);
+  const std::string host_path = ToHost(path);
+  KKADM_RETURN_IF_ERROR(Settle(host_path));  // an earlier write of it is renamed first
   const std::string dir = ParentOf(host_path);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -112,24 +264,19 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
   };
   if (::fchmod(fd, mode) != 0) return fail(Status(StatusCode::kFailedPrecondition, std::strerror(errno)));
   if (Status s = WriteAll(fd, data); !s.ok()) return fail(s);
-  if (::fsync(fd) != 0) return fail(Status(StatusCode::kFailedPrecondition, std::strerror(errno)));
-  if (::close(fd) != 0) {
-    ::unlink(temp.c_str());
-    return ErrnoStatus("closing", host_path, errno);
-  }
-  if (::rename(temp.c_str(), host_path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(temp.c_str());
-    return ErrnoStatus("renaming into place", host_path, err);
-  }
   if (std::find(unsynced_dirs_.begin(), unsynced_dirs_.end(), dir) == unsynced_dirs_.end()) {
     unsynced_dirs_.push_back(dir);
   }
-  return Status();
+  if (behind_) {
+    behind_->Commit(fd, std::move(temp), host_path);
+    return Status();
+  }
+  return FinishWrite(fd, temp, host_path);
 }
 
 Status RealFileSystem::MakeDirs(const std::string& path, unsigned mode) {
-  const std::string host_path = HostPath(path);
+  const std::string host_path = ToHost(path);
+  KKADM_RETURN_IF_ERROR(Settle(host_path));
   std::error_code ec;
   std::filesystem::create_directories(host_path, ec);
   if (ec) return FailedPrecondition(fmt::format("creating directory {}: {}", host_path, ec.message()));
@@ -138,7 +285,8 @@ Status RealFileSystem::MakeDirs(const std::string& path, unsigned mode) {
 }
 
 Result<FileInfo> RealFileSystem::Stat(const std::string& path) const {
-  const std::string host_path = HostPath(path);
+  const std::string host_path = ToHost(path);
+  KKADM_RETURN_IF_ERROR(Settle(host_path));
   struct stat st {};
   if (::lstat(host_path.c_str(), &st) != 0) return ErrnoStatus("stat", host_path, errno);
   FileInfo info;
@@ -152,7 +300,8 @@ Result<FileInfo> RealFileSystem::Stat(const std::string& path) const {
 }
 
 Result<std::vector<std::string>> RealFileSystem::ListDir(const std::string& path) const {
-  const std::string host_path = HostPath(path);
+  const std::string host_path = ToHost(path);
+  KKADM_RETURN_IF_ERROR(Settle(host_path));
   std::error_code ec;
   std::vector<std::string> names;
   for (std::filesystem::directory_iterator it(host_path, ec), end; !ec && it != end; it.increment(ec)) {
@@ -168,7 +317,8 @@ Result<std::vector<std::string>> RealFileSystem::ListDir(const std::string& path
 }
 
 Status RealFileSystem::Remove(const std::string& path) {
-  const std::string host_path = HostPath(path);
+  const std::string host_path = ToHost(path);
+  KKADM_RETURN_IF_ERROR(Settle(host_path));
   if (::unlink(host_path.c_str()) == 0 || errno == ENOENT) return Status();
   if (errno == EISDIR || errno == EPERM) {
     if (::rmdir(host_path.c_str()) == 0 || errno == ENOENT) return Status();

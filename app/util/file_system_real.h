@@ -1,6 +1,7 @@
 // RealFileSystem: node paths on this machine, under a root prefix (--rootfs; "/" by default).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -8,10 +9,21 @@
 
 namespace kkadm::util {
 
+class WriteBehind;
+
 class RealFileSystem final : public FileSystem {
  public:
+  enum class Writes {
+    kInPlace,  // WriteFile returns once the file is in place and its data on disk
+    // WriteFile returns once the data is in the temp file; worker threads fsync and rename it,
+    // several at a time (the device coalesces their cache flushes). Any later call that names the
+    // file, a directory above it or a file below it waits for it first (HostPath too, for paths
+    // handed to other programs), and reports its failure; Sync waits for all of them. The node's
+    // file system for commands: a phase's CPU work then overlaps the fsyncs of the files before.
+    kBehind,
+  };
   // `root` is a host directory ("" or "/" means the machine's own root). It must exist.
-  explicit RealFileSystem(std::string root);
+  explicit RealFileSystem(std::string root, Writes writes = Writes::kInPlace);
   ~RealFileSystem() override;  // syncs what Sync was not called for; errors are dropped
 
   Result<std::string> ReadFile(const std::string& path) const override;
@@ -24,8 +36,13 @@ class RealFileSystem final : public FileSystem {
   Status Sync() override;
 
  private:
+  std::string ToHost(const std::string& path) const;
+  // Waits for the writes behind to `host_path` and below it; the first of them that failed.
+  Status Settle(const std::string& host_path) const;
+
   std::string root_;  // without a trailing slash; empty for "/"
   std::vector<std::string> unsynced_dirs_;  // host paths, in the order first written to
+  std::unique_ptr<WriteBehind> behind_;     // null for Writes::kInPlace
 };
 
 }  // namespace kkadm::util

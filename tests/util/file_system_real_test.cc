@@ -3,6 +3,8 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <gtest/gtest.h>
 
 #include "tests/fakes/temp_dir.h"
@@ -10,9 +12,20 @@
 namespace kkadm::util {
 namespace {
 
-TEST(RealFileSystemTest, WritesAtomicallyUnderRootWithMode) {
+using Writes = RealFileSystem::Writes;
+
+// Every behaviour holds whether writes are finished in place or behind.
+class RealFileSystemTest : public ::testing::TestWithParam<Writes> {};
+
+INSTANTIATE_TEST_SUITE_P(BothWays, RealFileSystemTest,
+                         ::testing::Values(Writes::kInPlace, Writes::kBehind),
+                         [](const auto& info) {
+                           return info.param == Writes::kInPlace ? "InPlace" : "Behind";
+                         });
+
+TEST_P(RealFileSystemTest, WritesAtomicallyUnderRootWithMode) {
   testing::TempDir root;
-  RealFileSystem fs(root.path());
+  RealFileSystem fs(root.path(), GetParam());
   ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/pki/ca.key", "secret", 0600).ok());
   EXPECT_EQ(fs.HostPath("/etc/kubernetes/pki/ca.key"), root.path() + "/etc/kubernetes/pki/ca.key");
   auto content = fs.ReadFile("/etc/kubernetes/pki/ca.key");
@@ -29,9 +42,9 @@ TEST(RealFileSystemTest, WritesAtomicallyUnderRootWithMode) {
 
 // Sync makes the directories written into durable; one that is gone since has nothing left to
 // keep, one that is no longer a directory is an error.
-TEST(RealFileSystemTest, SyncReportsDirectoriesThatCannotBeSynced) {
+TEST_P(RealFileSystemTest, SyncReportsDirectoriesThatCannotBeSynced) {
   testing::TempDir root;
-  RealFileSystem fs(root.path());
+  RealFileSystem fs(root.path(), GetParam());
   ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/pki/ca.crt", "c", 0644).ok());
   ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/pki/ca.key", "k", 0600).ok());
   ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/admin.conf", "a", 0600).ok());
@@ -39,11 +52,11 @@ TEST(RealFileSystemTest, SyncReportsDirectoriesThatCannotBeSynced) {
   EXPECT_TRUE(fs.Sync().ok());  // nothing left to sync
 
   ASSERT_TRUE(fs.WriteFile("/gone/f", "x", 0644).ok());
-  std::filesystem::remove_all(root.path() + "/gone");
+  std::filesystem::remove_all(fs.HostPath("/gone"));  // HostPath: the write is done
   EXPECT_TRUE(fs.Sync().ok());
 
   ASSERT_TRUE(fs.WriteFile("/swapped/f", "x", 0644).ok());
-  std::filesystem::remove_all(root.path() + "/swapped");
+  std::filesystem::remove_all(fs.HostPath("/swapped"));
   ASSERT_TRUE(fs.WriteFile("/swapped", "now a file", 0644).ok());
   Status s = fs.Sync();
   EXPECT_FALSE(s.ok());
@@ -51,32 +64,92 @@ TEST(RealFileSystemTest, SyncReportsDirectoriesThatCannotBeSynced) {
   EXPECT_TRUE(fs.Sync().ok());  // reported once
 }
 
-TEST(RealFileSystemTest, MissingFileIsNotFound) {
+TEST_P(RealFileSystemTest, MissingFileIsNotFound) {
   testing::TempDir root;
-  RealFileSystem fs(root.path());
+  RealFileSystem fs(root.path(), GetParam());
   EXPECT_EQ(fs.ReadFile("/nope").error().code(), StatusCode::kNotFound);
   EXPECT_FALSE(fs.Exists("/nope"));
   EXPECT_TRUE(fs.Remove("/nope").ok());
 }
 
-TEST(RealFileSystemTest, RemoveDeletesSymlinkNotTarget) {
+TEST_P(RealFileSystemTest, RemoveDeletesSymlinkNotTarget) {
   testing::TempDir root;
-  RealFileSystem fs(root.path());
+  RealFileSystem fs(root.path(), GetParam());
   ASSERT_TRUE(fs.WriteFile("/outside/keep", "x", 0644).ok());
   ASSERT_TRUE(fs.MakeDirs("/etc/kubernetes", 0755).ok());
-  std::filesystem::create_symlink(root.path() + "/outside/keep", root.path() + "/etc/kubernetes/link");
+  std::filesystem::create_symlink(fs.HostPath("/outside/keep"), root.path() + "/etc/kubernetes/link");
   EXPECT_EQ(fs.Stat("/etc/kubernetes/link")->type, FileType::kSymlink);
   ASSERT_TRUE(fs.Remove("/etc/kubernetes/link").ok());
   EXPECT_FALSE(fs.Exists("/etc/kubernetes/link"));
   EXPECT_TRUE(fs.Exists("/outside/keep"));
 }
 
-TEST(RealFileSystemTest, MakeDirsSetsModeOnExistingDirectory) {
+TEST_P(RealFileSystemTest, MakeDirsSetsModeOnExistingDirectory) {
   testing::TempDir root;
-  RealFileSystem fs(root.path());
+  RealFileSystem fs(root.path(), GetParam());
   ASSERT_TRUE(fs.MakeDirs("/var/lib/etcd", 0755).ok());
   ASSERT_TRUE(fs.MakeDirs("/var/lib/etcd", 0700).ok());
   EXPECT_EQ(fs.Stat("/var/lib/etcd")->mode, 0700u);
+}
+
+// Later calls see the writes behind them in order: the last of many writes to one file wins, and
+// a directory lists no temporary files.
+TEST_P(RealFileSystemTest, ReadsSeeEarlierWrites) {
+  testing::TempDir root;
+  RealFileSystem fs(root.path(), GetParam());
+  for (int i = 0; i < 50; ++i) {
+    ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/pki/f" + std::to_string(i % 5), std::to_string(i), 0600)
+                    .ok());
+  }
+  EXPECT_EQ(*fs.ReadFile("/etc/kubernetes/pki/f4"), "49");
+  EXPECT_EQ(*fs.ListDir("/etc/kubernetes/pki"),
+            (std::vector<std::string>{"f0", "f1", "f2", "f3", "f4"}));
+  ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/admin.conf", "a", 0600).ok());
+  std::ifstream direct(fs.HostPath("/etc/kubernetes/admin.conf"));  // as another program would
+  std::string text((std::istreambuf_iterator<char>(direct)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "a");
+}
+
+// A write that cannot be finished leaves no temporary file and the old content; finished in place
+// WriteFile says so, behind it the next call naming the file and Sync do.
+TEST_P(RealFileSystemTest, AWriteThatFailsIsReported) {
+  testing::TempDir root;
+  RealFileSystem fs(root.path(), GetParam());
+  ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/manifests/etcd.yaml", "x", 0600).ok());
+  // rename() cannot put a file over a directory that has entries.
+  Status written = fs.WriteFile("/etc/kubernetes/manifests", "not a directory", 0600);
+  if (GetParam() == Writes::kInPlace) {
+    EXPECT_FALSE(written.ok());
+  } else {
+    EXPECT_TRUE(written.ok());
+    Status seen = fs.Stat("/etc/kubernetes").status();
+    EXPECT_FALSE(seen.ok());
+    EXPECT_NE(seen.message().find("renaming into place " + root.path() + "/etc/kubernetes/manifests"),
+              std::string::npos)
+        << seen.message();
+    Status synced = fs.Sync();
+    EXPECT_EQ(synced.message(), seen.message());
+    EXPECT_TRUE(fs.Sync().ok());  // reported once
+  }
+  EXPECT_EQ(*fs.ListDir("/etc/kubernetes"), std::vector<std::string>{"manifests"});
+  EXPECT_EQ(*fs.ReadFile("/etc/kubernetes/manifests/etcd.yaml"), "x");
+}
+
+// What is still behind when the file system goes is finished first.
+TEST(RealFileSystemWritesBehindTest, DestructorFinishesWrites) {
+  testing::TempDir root;
+  {
+    RealFileSystem fs(root.path(), Writes::kBehind);
+    for (int i = 0; i < 20; ++i) {
+      ASSERT_TRUE(fs.WriteFile("/d/f" + std::to_string(i), "x", 0644).ok());
+    }
+  }
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(root.path() + "/d")) {
+    EXPECT_EQ(entry.path().filename().string().find(".kkadm-tmp"), std::string::npos);
+    ++files;
+  }
+  EXPECT_EQ(files, 20);
 }
 
 }  // namespace

@@ -92,6 +92,9 @@ Status RunKubeletStart(util::Host& host, util::Printer& out, const KubeletStartI
   KKADM_RETURN_IF_ERROR(StopKubelet(host.init));
   auto unit_files = WriteKubeletFiles(host, out, in);
   if (!unit_files) return unit_files.error();
+  // systemd reads the unit files and the kubelet its configuration and kubeconfigs: they must be
+  // in place (and durable) before either starts, whatever the file system defers.
+  KKADM_RETURN_IF_ERROR(host.fs.Sync());
   return StartKubelet(host.init, out, *unit_files);
 }
 

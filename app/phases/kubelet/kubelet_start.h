@@ -37,8 +37,9 @@ Status StopKubelet(util::InitSystem& init);
 Status StartKubelet(util::InitSystem& init, util::Printer& out,
                     const std::vector<std::string>& unit_files);
 
-// The whole of kubelet-start in kubeadm's order: stop, write files, enable, reload if need be,
-// start. When systemd cannot be reached the error is kUnavailable "kubelet-start: cannot reach
+// The whole of kubelet-start in kubeadm's order: stop, write files (then FileSystem::Sync, so
+// that every file written so far is in place for systemd and the kubelet), enable, reload if need
+// be, start. When systemd cannot be reached the error is kUnavailable "kubelet-start: cannot reach
 // systemd over D-Bus (<cause>); kkadm needs systemd to manage the kubelet".
 Status RunKubeletStart(util::Host& host, util::Printer& out, const KubeletStartInput& in);
 
