@@ -1,7 +1,6 @@
 // `kkadm token create` (see token.h): the bootstrap token's Secret, and what is printed for it: a
 // join token, kubeadm's join command or cloud-init user-data.
 #include <optional>
-#include <regex>
 
 #include "app/phases/bootstraptoken/bootstrap_token.h"
 #include "app/phases/bootstraptoken/cloud_init.h"
@@ -9,6 +8,7 @@
 #include "app/phases/bootstraptoken/token.h"
 #include "app/phases/showjoincommand/join_command.h"
 #include "app/phases/uploadcerts/upload_certs.h"
+#include "app/util/bootstrap_token_syntax.h"
 #include "app/util/crypto.h"
 #include "app/util/printer.h"
 #include "cmd/context.h"
@@ -26,9 +26,8 @@ Status ValidateUsagesAndGroups(const TokenCreateOptions& o) {
                              ", valid usage options: signing,authentication");
     }
   }
-  static const std::regex kGroup("^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$");
   for (const auto& group : o.groups) {
-    if (!std::regex_match(group, kGroup)) {
+    if (!util::IsBootstrapGroupName(group)) {
       return InvalidArgument("invalid group name \"" + group + "\" (must match " +
                              "^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$)");
     }

@@ -2,10 +2,10 @@
 // API endpoints, timeouts, bootstrap tokens.
 #include <algorithm>
 #include <cctype>
-#include <ctime>
-#include <regex>
 
 #include "app/config/decode.h"
+#include "app/util/bootstrap_token_syntax.h"
+#include "app/util/rfc3339.h"
 
 namespace kkadm::config {
 namespace {
@@ -29,35 +29,12 @@ void DecodeTaints(FieldReader& node, std::optional<std::vector<Taint>>& out) {
   out = std::move(taints);
 }
 
-// RFC 3339 "2006-01-02T15:04:05Z" or with a "+hh:mm"/"-hh:mm" offset.
-std::optional<std::chrono::system_clock::time_point> ParseRfc3339(const std::string& s) {
-  static const std::regex kTime(
-      R"((\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2})))");
-  std::smatch m;
-  if (!std::regex_match(s, m, kTime)) return std::nullopt;
-  std::tm tm{};
-  tm.tm_year = std::stoi(m[1]) - 1900;
-  tm.tm_mon = std::stoi(m[2]) - 1;
-  tm.tm_mday = std::stoi(m[3]);
-  tm.tm_hour = std::stoi(m[4]);
-  tm.tm_min = std::stoi(m[5]);
-  tm.tm_sec = std::stoi(m[6]);
-  std::time_t t = timegm(&tm);
-  if (m[9].matched) {
-    long offset = (std::stol(m[10]) * 60 + std::stol(m[11])) * 60;
-    t += m[9] == "+" ? -offset : offset;
-  }
-  return std::chrono::system_clock::from_time_t(t);
-}
-
 void DecodeToken(FieldReader& item, BootstrapToken& token) {
-  static const std::regex kToken("^([a-z0-9]{6})\\.([a-z0-9]{16})$");
   std::string text;
   item.String("token", text);
-  std::smatch m;
-  if (std::regex_match(text, m, kToken)) {
-    token.id = m[1];
-    token.secret = m[2];
+  if (auto parts = util::SplitBootstrapToken(text)) {
+    token.id = std::move(parts->id);
+    token.secret = std::move(parts->secret);
   } else if (!text.empty()) {
     // The secret part never reaches a message: only what precedes the dot is shown.
     item.context().Invalid(item.Path("token"), text.substr(0, text.find('.')) + ".<redacted>",
@@ -123,7 +100,7 @@ void DecodeBootstrapTokens(FieldReader& parent, std::vector<BootstrapToken>& out
     std::string expires;
     item.String("expires", expires);
     if (!expires.empty()) {
-      token.expires = ParseRfc3339(expires);
+      token.expires = util::ParseRfc3339(expires, util::Rfc3339Case::kAny);
       if (!token.expires) item.context().Invalid(item.Path("expires"), expires, "must be an RFC 3339 time");
     }
     item.StringList("usages", token.usages);

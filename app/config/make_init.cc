@@ -1,10 +1,9 @@
 // MakeInitConfiguration: --config file + init flags -> defaulted, validated InitConfiguration.
-#include <regex>
-
 #include "app/config/defaults.h"
 #include "app/config/field_reader.h"
 #include "app/config/make_config.h"
 #include "app/config/validate.h"
+#include "app/util/bootstrap_token_syntax.h"
 #include "app/util/duration.h"
 
 namespace kkadm::config {
@@ -21,17 +20,16 @@ BootstrapToken& FirstToken(InitConfiguration& cfg) {
 }
 
 Status ApplyTokenFlags(const InitFlags& flags, InitConfiguration& cfg) {
-  static const std::regex kToken("^([a-z0-9]{6})\\.([a-z0-9]{16})$");
   if (flags.token) {
-    std::smatch m;
-    if (!std::regex_match(*flags.token, m, kToken)) {
+    auto parts = util::SplitBootstrapToken(*flags.token);
+    if (!parts) {
       return InvalidArgument(InvalidMessage(DefaultedOrigin("InitConfiguration") + ": --token", "bootstrapTokens[0].token",
                                             flags.token->substr(0, flags.token->find('.')) + ".<redacted>",
                                             "the bootstrap token must match ^[a-z0-9]{6}\\.[a-z0-9]{16}$"));
     }
     BootstrapToken& token = FirstToken(cfg);
-    token.id = m[1];
-    token.secret = m[2];
+    token.id = std::move(parts->id);
+    token.secret = std::move(parts->secret);
   }
   if (flags.token_ttl) {
     auto ttl = util::ParseDuration(*flags.token_ttl);

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdint>
 
+#include "app/util/bootstrap_token_syntax.h"
 #include "app/util/crypto.h"
 #include "app/util/jws.h"
 #include "app/util/kubeconfig.h"
@@ -26,16 +27,6 @@ constexpr std::string_view kPinPrefix = "sha256:";
 
 Status TokenError(std::string_view what) {
   return InvalidArgument(std::string("invalid join token: ") + std::string(what));
-}
-
-bool IsLowerAlnum(std::string_view text) {
-  return std::all_of(text.begin(), text.end(),
-                     [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
-}
-
-bool IsBootstrapTokenString(std::string_view token) {
-  return token.size() == 23 && token[6] == '.' && IsLowerAlnum(token.substr(0, 6)) &&
-         IsLowerAlnum(token.substr(7));
 }
 
 // 64 hex characters to 32 bytes; empty on any other input.
@@ -90,7 +81,7 @@ Result<std::string> EncodeFields(const JoinToken& token) {
     KKADM_RETURN_IF_ERROR(CheckEndpoint(endpoint));
     AppendField(fields, kTagEndpoint, endpoint);
   }
-  if (!IsBootstrapTokenString(token.bootstrap_token)) {
+  if (!IsBootstrapToken(token.bootstrap_token)) {
     return TokenError("the bootstrap token does not match [a-z0-9]{6}.[a-z0-9]{16}");
   }
   AppendField(fields, kTagBootstrapToken, token.bootstrap_token);
@@ -118,7 +109,7 @@ Status DecodeField(Tag tag, std::string_view value, JoinToken& token) {
       return Status::Ok();
     case kTagBootstrapToken:
       if (!token.bootstrap_token.empty()) return TokenError("more than one bootstrap token");
-      if (!IsBootstrapTokenString(value)) return TokenError("malformed bootstrap token");
+      if (!IsBootstrapToken(value)) return TokenError("malformed bootstrap token");
       token.bootstrap_token = std::string(value);
       return Status::Ok();
     case kTagCaCertHash:

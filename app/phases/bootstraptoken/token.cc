@@ -2,11 +2,12 @@
 #include "app/phases/bootstraptoken/token.h"
 
 #include <ctime>
-#include <regex>
 #include <sstream>
 
+#include "app/util/bootstrap_token_syntax.h"
 #include "app/util/crypto.h"
 #include "app/util/kube_apply.h"
+#include "app/util/rfc3339.h"
 
 namespace kkadm::phases {
 namespace {
@@ -43,21 +44,17 @@ Result<std::string> GenerateBootstrapTokenString() {
   return *id + "." + *secret;
 }
 
-bool IsValidTokenId(const std::string& id) {
-  static const std::regex kId("^[a-z0-9]{6}$");
-  return std::regex_match(id, kId);
-}
+bool IsValidTokenId(const std::string& id) { return util::IsBootstrapTokenId(id); }
 
 Result<config::BootstrapToken> ParseBootstrapToken(const std::string& token) {
-  static const std::regex kToken("^([a-z0-9]{6})\\.([a-z0-9]{16})$");
-  std::smatch m;
-  if (!std::regex_match(token, m, kToken)) {
+  auto parts = util::SplitBootstrapToken(token);
+  if (!parts) {
     return InvalidArgument("the bootstrap token \"" + token +
                            "\" was not of the form \"^([a-z0-9]{6})\\.([a-z0-9]{16})$\"");
   }
   config::BootstrapToken out;
-  out.id = m[1];
-  out.secret = m[2];
+  out.id = std::move(parts->id);
+  out.secret = std::move(parts->secret);
   return out;
 }
 
@@ -72,22 +69,9 @@ std::string FormatRfc3339(std::chrono::system_clock::time_point t) {
 }
 
 Result<std::chrono::system_clock::time_point> ParseRfc3339(const std::string& text) {
-  static const std::regex kTime(
-      "^(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2}):(\\d{2})(\\.\\d+)?(Z|([+-])(\\d{2}):(\\d{2}))$");
-  std::smatch m;
-  if (!std::regex_match(text, m, kTime)) return InvalidArgument("invalid RFC3339 time " + text);
-  std::tm tm{};
-  tm.tm_year = std::stoi(m[1]) - 1900;
-  tm.tm_mon = std::stoi(m[2]) - 1;
-  tm.tm_mday = std::stoi(m[3]);
-  tm.tm_hour = std::stoi(m[4]);
-  tm.tm_min = std::stoi(m[5]);
-  tm.tm_sec = std::stoi(m[6]);
-  long offset = 0;
-  if (m[8] != "Z") {
-    offset = (std::stol(m[10]) * 3600 + std::stol(m[11]) * 60) * (m[9] == "-" ? -1 : 1);
-  }
-  return std::chrono::system_clock::from_time_t(timegm(&tm) - offset);
+  auto time = util::ParseRfc3339(text, util::Rfc3339Case::kUpper);
+  if (!time) return InvalidArgument("invalid RFC3339 time " + text);
+  return *time;
 }
 
 nlohmann::json BootstrapTokenSecret(const config::BootstrapToken& token,

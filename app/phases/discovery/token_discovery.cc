@@ -7,10 +7,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <set>
 
 #include "app/phases/discovery/cluster_info.h"
+#include "app/util/bootstrap_token_syntax.h"
 #include "app/util/duration.h"
 #include "app/util/jws.h"
 #include "app/util/pubkey_pin.h"
@@ -20,19 +20,13 @@ namespace {
 
 constexpr const char* kPrefix = "discovery";
 
-struct TokenParts {
-  std::string id;
-  std::string secret;
-};
-
-Result<TokenParts> SplitToken(const std::string& token) {
-  static const std::regex kToken("^([a-z0-9]{6})\\.([a-z0-9]{16})$");
-  std::smatch m;
-  if (!std::regex_match(token, m, kToken)) {
+Result<util::BootstrapTokenParts> SplitToken(const std::string& token) {
+  auto parts = util::SplitBootstrapToken(token);
+  if (!parts) {
     return InvalidArgument("the bootstrap token \"" + token.substr(0, token.find('.')) +
                            ".<redacted>\" must match ^[a-z0-9]{6}\\.[a-z0-9]{16}$");
   }
-  return TokenParts{m[1], m[2]};
+  return *std::move(parts);
 }
 
 std::string TokenInvalidMessage(const std::string& id) {
@@ -104,7 +98,8 @@ class ClusterInfoPoller {
 };
 
 // Steps (2) and (3): the JWS signature, then the published cluster.
-Result<util::KubeconfigCluster> ValidateSignedInfo(const SignedClusterInfo& found, const TokenParts& token) {
+Result<util::KubeconfigCluster> ValidateSignedInfo(const SignedClusterInfo& found,
+                                                   const util::BootstrapTokenParts& token) {
   if (found.info.kubeconfig.empty()) {
     return FailedPrecondition(
         "there is no kubeconfig key in the cluster-info ConfigMap. This API Server isn't set up for "

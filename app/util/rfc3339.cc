@@ -1,0 +1,58 @@
+// RFC 3339 time parsing (see rfc3339.h).
+#include "app/util/rfc3339.h"
+
+#include <ctime>
+
+#include "app/util/ascii.h"
+
+namespace kkadm::util {
+namespace {
+
+// `digits` is a run of at most four ASCII digits.
+int Number(std::string_view digits) { return DigitsToInt(digits).value_or(0); }
+
+// Consumes `upper` or, with Rfc3339Case::kAny, its lower-case form.
+bool ConsumeLetter(Scanner& in, char upper, Rfc3339Case letters) {
+  return in.Consume(upper) ||
+         (letters == Rfc3339Case::kAny && in.Consume(static_cast<char>(upper - 'A' + 'a')));
+}
+
+}  // namespace
+
+std::optional<std::chrono::system_clock::time_point> ParseRfc3339(std::string_view text,
+                                                                  Rfc3339Case letters) {
+  Scanner in(text);
+  std::string_view year = in.Fixed(4, IsAsciiDigit);
+  if (year.empty() || !in.Consume('-')) return std::nullopt;
+  std::string_view month = in.Fixed(2, IsAsciiDigit);
+  if (month.empty() || !in.Consume('-')) return std::nullopt;
+  std::string_view day = in.Fixed(2, IsAsciiDigit);
+  if (day.empty() || !ConsumeLetter(in, 'T', letters)) return std::nullopt;
+  std::string_view hour = in.Fixed(2, IsAsciiDigit);
+  if (hour.empty() || !in.Consume(':')) return std::nullopt;
+  std::string_view minute = in.Fixed(2, IsAsciiDigit);
+  if (minute.empty() || !in.Consume(':')) return std::nullopt;
+  std::string_view second = in.Fixed(2, IsAsciiDigit);
+  if (second.empty()) return std::nullopt;
+  if (in.Consume('.') && in.Span(IsAsciiDigit).empty()) return std::nullopt;
+  long offset = 0;  // seconds east of UTC
+  if (!ConsumeLetter(in, 'Z', letters)) {
+    const int sign = in.Consume('+') ? 1 : in.Consume('-') ? -1 : 0;
+    std::string_view offset_hours = sign != 0 ? in.Fixed(2, IsAsciiDigit) : std::string_view();
+    if (offset_hours.empty() || !in.Consume(':')) return std::nullopt;
+    std::string_view offset_minutes = in.Fixed(2, IsAsciiDigit);
+    if (offset_minutes.empty()) return std::nullopt;
+    offset = sign * (Number(offset_hours) * 3600L + Number(offset_minutes) * 60L);
+  }
+  if (!in.AtEnd()) return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = Number(year) - 1900;
+  tm.tm_mon = Number(month) - 1;
+  tm.tm_mday = Number(day);
+  tm.tm_hour = Number(hour);
+  tm.tm_min = Number(minute);
+  tm.tm_sec = Number(second);
+  return std::chrono::system_clock::from_time_t(timegm(&tm) - offset);
+}
+
+}  // namespace kkadm::util

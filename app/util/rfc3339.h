@@ -1,0 +1,22 @@
+// Reading RFC 3339 times ("2006-01-02T15:04:05Z", "2006-01-02T15:04:05.5+02:00"), as bootstrap
+// token expirations are written in configuration files and Secrets.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string_view>
+
+namespace kkadm::util {
+
+// Whether "t" and "z" stand for "T" and "Z". Configuration files accept both; Secrets only the
+// upper case.
+enum class Rfc3339Case { kUpper, kAny };
+
+// The time `text` names when it is exactly
+//   dddd-dd-ddTdd:dd:dd[.d+](Z|+dd:dd|-dd:dd)
+// with ASCII digits; the fraction is dropped and the fields are not range-checked (timegm
+// normalises "2024-13-01" to January 2025). nullopt when the text has another form.
+std::optional<std::chrono::system_clock::time_point> ParseRfc3339(std::string_view text,
+                                                                  Rfc3339Case letters);
+
+}  // namespace kkadm::util
