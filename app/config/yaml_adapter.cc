@@ -7,7 +7,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
-#include <regex>
+
+#include "app/util/yaml_scalar_syntax.h"
 
 namespace kkadm::config {
 namespace {
@@ -16,9 +17,6 @@ using Json = nlohmann::ordered_json;
 
 // Resolves a plain (unquoted) scalar the way Go's yaml.v2 does for the common cases.
 Json ResolvePlain(const std::string& s) {
-  static const std::regex kInt(R"([-+]?(0|[1-9][0-9_]*))");
-  static const std::regex kHex(R"(0x[0-9a-fA-F_]+)");
-  static const std::regex kFloat(R"([-+]?([0-9][0-9_]*)?\.[0-9]*([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+)");
   if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
   for (const char* t : {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON"}) {
     if (s == t) return true;
@@ -30,14 +28,14 @@ Json ResolvePlain(const std::string& s) {
   for (char c : s) {
     if (c != '_') digits += c;
   }
-  if (std::regex_match(s, kInt)) {
+  if (util::IsYamlDecimalInt(s)) {
     errno = 0;
     long long v = std::strtoll(digits.c_str(), nullptr, 10);
     if (errno == 0) return v;
     return std::strtod(digits.c_str(), nullptr);
   }
-  if (std::regex_match(s, kHex)) return std::strtoll(digits.c_str() + 2, nullptr, 16);
-  if (s != "." && std::regex_match(s, kFloat)) return std::strtod(digits.c_str(), nullptr);
+  if (util::IsYamlHexInt(s)) return std::strtoll(digits.c_str() + 2, nullptr, 16);
+  if (s != "." && util::IsYamlPointOrExponentFloat(s)) return std::strtod(digits.c_str(), nullptr);
   if (s == ".inf" || s == ".Inf" || s == "+.inf") return std::numeric_limits<double>::infinity();
   if (s == "-.inf" || s == "-.Inf") return -std::numeric_limits<double>::infinity();
   return s;
@@ -76,9 +74,8 @@ std::string ScalarText(const Json& v) {
   if (!v.is_string()) return v.dump();
   const auto& s = v.get_ref<const std::string&>();
   // Timestamps are quoted as Go's yaml does, since YAML 1.1 readers resolve them to times.
-  static const std::regex kTimestamp(R"(\d{4}-\d{1,2}-\d{1,2}([Tt ].*)?)");
   YAML::Emitter e;
-  if (!ResolvePlain(s).is_string() || std::regex_match(s, kTimestamp)) e << YAML::DoubleQuoted;
+  if (!ResolvePlain(s).is_string() || util::LooksLikeYamlTimestamp(s)) e << YAML::DoubleQuoted;
   e << s;
   // The emitter reports misuse through good(), not exceptions; a JSON string is also a valid
   // YAML double-quoted scalar.

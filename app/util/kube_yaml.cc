@@ -4,7 +4,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstdio>
-#include <regex>
+
+#include "app/util/yaml_scalar_syntax.h"
 
 namespace kkadm::util {
 namespace {
@@ -30,21 +31,9 @@ std::optional<bool> BoolWord(const std::string& s) {
   return std::nullopt;
 }
 
-bool IsIntWord(const std::string& s) {
-  static const std::regex kInt("[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|0o?[0-7_]+|[0-9][0-9_]*)");
-  return std::regex_match(s, kInt);
-}
-
-bool IsFloatWord(const std::string& s) {
-  static const std::regex kFloat(
-      "[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|"
-      "\\.(nan|NaN|NAN)|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\\.[0-9_]*)?");
-  return std::regex_match(s, kFloat);
-}
-
 // True when a plain scalar `s` would be read back as something other than a string.
 bool ResolvesToNonString(const std::string& s) {
-  return IsNullWord(s) || BoolWord(s).has_value() || IsIntWord(s) || IsFloatWord(s);
+  return IsNullWord(s) || BoolWord(s).has_value() || IsYaml11Int(s) || IsYaml11Float(s);
 }
 
 bool HasControlChars(const std::string& s) {
@@ -147,9 +136,8 @@ json PlainScalar(const std::string& s) {
     if (c != '_') digits += c;
   }
   try {
-    if (IsIntWord(s)) return std::stoll(digits, nullptr, 0);
-    static const std::regex kFinite("[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?");
-    if (std::regex_match(s, kFinite)) return std::stod(digits);
+    if (IsYaml11Int(s)) return std::stoll(digits, nullptr, 0);
+    if (IsYamlDecimalFloat(s, Underscores::kAllowed)) return std::stod(digits);
   } catch (const std::exception&) {
     // Out of range or a form JSON cannot hold (0o17, .inf): keep the text.
   }

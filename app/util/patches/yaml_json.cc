@@ -5,13 +5,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
-#include <regex>
 #include <set>
 #include <string>
 #include <string_view>
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
+
+#include "app/util/yaml_scalar_syntax.h"
 
 namespace kkadm::util::patches {
 namespace {
@@ -61,15 +62,13 @@ std::optional<json> ParseGoInteger(std::string_view s) {
 }
 
 std::optional<json> ParseFloat(const std::string& s) {
-  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
-  if (!std::regex_match(s, kFloat)) return std::nullopt;
+  if (!IsYamlDecimalFloat(s, Underscores::kRejected)) return std::nullopt;
   return json(std::strtod(s.c_str(), nullptr));
 }
 
 Result<json> ResolvePlainScalar(const std::string& s) {
   if (std::optional<json> word = ResolveWord(s)) return *word;
-  static const std::regex kSpecialFloat("[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
-  if (std::regex_match(s, kSpecialFloat)) {
+  if (IsYamlInfOrNan(s)) {
     return InvalidArgument(fmt::format("value {} cannot be represented in JSON", s));
   }
   // Only scalars starting like a number are numbers (goyaml.v2's hint table).
