@@ -4,9 +4,19 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
-#include <regex>
+
+#include "app/util/ascii.h"
 
 namespace kkadm::config {
+namespace {
+
+// [a-z0-9]([-a-z0-9]*[a-z0-9])?
+bool HasDNS1123LabelForm(std::string_view label) {
+  return !label.empty() && util::IsLowerAlnum(label.front()) && util::IsLowerAlnum(label.back()) &&
+         util::AllOf(label, [](char c) { return util::IsLowerAlnum(c) || c == '-'; });
+}
+
+}  // namespace
 
 bool IP::Unspecified() const {
   size_t n = v6 ? 16 : 4;
@@ -47,13 +57,27 @@ std::vector<std::string> SplitComma(const std::string& text) {
 }
 
 bool IsDNS1123Label(const std::string& name) {
-  static const std::regex kLabel("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-  return name.size() <= 63 && std::regex_match(name, kLabel);
+  return name.size() <= 63 && HasDNS1123LabelForm(name);
 }
 
 bool IsDNS1123Subdomain(const std::string& name) {
-  static const std::regex kSub("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  return !name.empty() && name.size() <= 253 && std::regex_match(name, kSub);
+  return name.size() <= 253 && HasDNS1123SubdomainForm(name);
+}
+
+bool HasDNS1123SubdomainForm(std::string_view name) {
+  for (size_t start = 0;;) {
+    const size_t dot = name.find('.', start);
+    if (!HasDNS1123LabelForm(name.substr(start, dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
+  }
+}
+
+bool HasQualifiedNameForm(std::string_view name) {
+  return !name.empty() && util::IsAsciiAlnum(name.front()) && util::IsAsciiAlnum(name.back()) &&
+         util::AllOf(name, [](char c) {
+           return util::IsAsciiAlnum(c) || c == '-' || c == '_' || c == '.';
+         });
 }
 
 bool IsWildcardDNS1123Subdomain(const std::string& name) {

@@ -1,9 +1,11 @@
-// Syntax rules kubeadm's validation uses: IP addresses, CIDRs, DNS-1123 names, host:port.
+// Syntax rules kubeadm's validation uses: IP addresses, CIDRs, DNS-1123 and qualified names,
+// host:port.
 #pragma once
 
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kkadm::config {
@@ -28,6 +30,13 @@ std::vector<std::string> SplitComma(const std::string& text);
 bool IsDNS1123Subdomain(const std::string& name);
 bool IsDNS1123Label(const std::string& name);
 bool IsWildcardDNS1123Subdomain(const std::string& name);  // "*.example.com"
+
+// The form of a DNS-1123 subdomain, without its 253-character limit (apimachinery's
+// dns1123SubdomainFmt): [a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*
+bool HasDNS1123SubdomainForm(std::string_view name);
+// The form of a qualified name's name part, without its 63-character limit (apimachinery's
+// qualifiedNameFmt): ([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]
+bool HasQualifiedNameForm(std::string_view name);
 
 // "host" or "host:port" / "[v6]:port" with host an IP or DNS-1123 subdomain and port 1..65535.
 // Returns the reason it is invalid, or nullopt.

@@ -1,22 +1,30 @@
 // Validation of InitConfiguration, JoinConfiguration, ResetConfiguration and their shared parts.
 #include <algorithm>
-#include <regex>
 
 #include "app/config/field_reader.h"
 #include "app/config/net_rules.h"
 #include "app/config/validate.h"
+#include "app/util/ascii.h"
+#include "app/util/bootstrap_token_syntax.h"
 #include "app/util/duration.h"
 
 namespace kkadm::config {
 namespace {
 
+// A qualified name's form without its length limits: an optional DNS-1123 subdomain and "/",
+// then the name.
+bool HasTaintKeyForm(std::string_view key) {
+  const size_t slash = key.find('/');
+  if (slash == std::string_view::npos) return HasQualifiedNameForm(key);
+  return HasDNS1123SubdomainForm(key.substr(0, slash)) &&
+         HasQualifiedNameForm(key.substr(slash + 1));
+}
+
 void ValidateTaints(const std::vector<Taint>& taints, const std::string& path, Checker& check) {
-  static const std::regex kKey(R"(([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?)"
-                               R"([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)");
   for (size_t i = 0; i < taints.size(); ++i) {
     const Taint& t = taints[i];
     std::string p = Indexed(path, i);
-    if (t.key.empty() || !std::regex_match(t.key, kKey)) check.Fail(p + ".key", t.key, "must be a qualified name");
+    if (!HasTaintKeyForm(t.key)) check.Fail(p + ".key", t.key, "must be a qualified name");
     if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute") {
       check.Fail(p + ".effect", t.effect, "must be one of NoSchedule, PreferNoSchedule, NoExecute");
     }
@@ -24,7 +32,6 @@ void ValidateTaints(const std::vector<Taint>& taints, const std::string& path, C
 }
 
 void ValidateBootstrapTokens(const std::vector<BootstrapToken>& tokens, Checker& check) {
-  static const std::regex kGroup("^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$");
   for (size_t i = 0; i < tokens.size(); ++i) {
     const BootstrapToken& t = tokens[i];
     std::string p = Indexed("bootstrapTokens", i);
@@ -41,7 +48,7 @@ void ValidateBootstrapTokens(const std::vector<BootstrapToken>& tokens, Checker&
       check.Fail(p + ".groups", t.groups[0], "token groups cannot be specified unless usages includes \"authentication\"");
     }
     for (size_t j = 0; j < t.groups.size(); ++j) {
-      if (!std::regex_match(t.groups[j], kGroup)) {
+      if (!util::IsBootstrapGroupName(t.groups[j])) {
         check.Fail(Indexed(p + ".groups", j), t.groups[j],
                    "must match ^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$");
       }
@@ -49,8 +56,13 @@ void ValidateBootstrapTokens(const std::vector<BootstrapToken>& tokens, Checker&
   }
 }
 
+// sha256:<64 hex digits of either case>.
+bool IsCaCertHash(std::string_view hash) {
+  util::Scanner in(hash);
+  return in.Consume("sha256:") && !in.Fixed(64, util::IsHexDigit).empty() && in.AtEnd();
+}
+
 void ValidateDiscovery(const Discovery& d, Checker& check) {
-  static const std::regex kHash("^sha256:[0-9a-fA-F]{64}$");
   if (!d.bootstrap_token && !d.file) {
     return check.Fail("discovery", "", "one of discovery.bootstrapToken or discovery.file must be set");
   }
@@ -68,7 +80,7 @@ void ValidateDiscovery(const Discovery& d, Checker& check) {
     check.Fail("discovery.bootstrapToken.apiServerEndpoint", bt.api_server_endpoint, *problem);
   }
   for (size_t i = 0; i < bt.ca_cert_hashes.size(); ++i) {
-    if (!std::regex_match(bt.ca_cert_hashes[i], kHash)) {
+    if (!IsCaCertHash(bt.ca_cert_hashes[i])) {
       check.Fail(Indexed("discovery.bootstrapToken.caCertHashes", i), bt.ca_cert_hashes[i],
                  "must be in the format sha256:<64 hex characters>");
     }
@@ -84,8 +96,7 @@ void ValidateDiscovery(const Discovery& d, Checker& check) {
 }  // namespace
 
 void ValidateTokenSyntax(const std::string& token, const std::string& path, Checker& check) {
-  static const std::regex kToken("^[a-z0-9]{6}\\.[a-z0-9]{16}$");
-  if (!std::regex_match(token, kToken)) {
+  if (!util::IsBootstrapToken(token)) {
     check.Fail(path, token.substr(0, token.find('.')) + ".<redacted>",
                "the bootstrap token must match ^[a-z0-9]{6}\\.[a-z0-9]{16}$");
   }
@@ -102,8 +113,7 @@ void ValidateCriSocket(const std::string& socket, const std::string& path, Check
 }
 
 void ValidateCertificateKey(const std::string& key, const std::string& path, Checker& check) {
-  static const std::regex kKey("^[0-9a-f]{64}$");
-  if (!key.empty() && !std::regex_match(key, kKey)) {
+  if (!key.empty() && !(key.size() == 64 && util::AllOf(key, util::IsLowerHexDigit))) {
     check.Fail(path, "<redacted>", "must be 64 hexadecimal characters (a 32-byte key)");
   }
 }

@@ -4,15 +4,17 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <utility>
 #include <vector>
 
+#include "app/config/net_rules.h"
 #include "app/phases/preflight/checks_system.h"
 
 namespace kkadm::phases::preflight {
 namespace {
 
+// The patterns are only quoted in messages, as apimachinery's RegexError does; the checks are
+// config::HasQualifiedNameForm and config::HasDNS1123SubdomainForm.
 constexpr const char* kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 constexpr const char* kQualifiedNameErrMsg =
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
@@ -38,17 +40,13 @@ std::string QualifiedNameRegexError() {
   return RegexError(kQualifiedNameErrMsg, kQualifiedNameFmt, {"MyName", "my.name", "123-abc"});
 }
 
-bool FullMatch(const std::string& value, const char* format) {
-  return std::regex_match(value, std::regex(format));
-}
-
 void CheckPrefix(const std::string& prefix, std::vector<std::string>& errs) {
   if (prefix.empty()) {
     errs.push_back("prefix part must be non-empty");
     return;
   }
   if (prefix.size() > 253) errs.push_back("prefix part must be no more than 253 characters");
-  if (!FullMatch(prefix, kSubdomainFmt)) {
+  if (!config::HasDNS1123SubdomainForm(prefix)) {
     errs.push_back("prefix part " + RegexError(kSubdomainErrMsg, kSubdomainFmt, {"example.com"}));
   }
 }
@@ -68,7 +66,7 @@ std::vector<std::string> IsQualifiedName(const std::string& value) {
   } else if (name.size() > 63) {
     errs.push_back("name part must be no more than 63 characters");
   }
-  if (!FullMatch(name, kQualifiedNameFmt)) errs.push_back("name part " + QualifiedNameRegexError());
+  if (!config::HasQualifiedNameForm(name)) errs.push_back("name part " + QualifiedNameRegexError());
   return errs;
 }
 
