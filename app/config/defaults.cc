@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <arpa/inet.h>
 #include <cctype>
-#include <regex>
 
+#include "app/util/version_numbers.h"
 #include "build_info.h"
 
 namespace kkadm::config {
@@ -74,13 +74,24 @@ Status SetTokenDefaults(std::vector<BootstrapToken>& tokens) {
   return Status();
 }
 
+// (ci/|release/)?(stable|latest)(-\d+(\.\d+)?)?: the labels kubeadm looks up on the network.
+bool IsVersionLabel(std::string_view version) {
+  util::Scanner in(version);
+  if (!in.Consume("ci/")) in.Consume("release/");
+  if (!in.Consume("stable") && !in.Consume("latest")) return false;
+  if (in.AtEnd()) return true;
+  if (!in.Consume('-') || in.Span(util::IsAsciiDigit).empty()) return false;
+  return in.AtEnd() || (in.Consume('.') && !in.Span(util::IsAsciiDigit).empty() && in.AtEnd());
+}
+
 }  // namespace
 
 std::string ResolveKubernetesVersion(const std::string& version) {
-  static const std::regex kLabel(R"((ci/|release/)?(stable|latest)(-\d+(\.\d+)?)?)");
-  static const std::regex kBare(R"(\d+\.\d+\.\d+.*)");
-  if (version.empty() || std::regex_match(version, kLabel)) return build_info::kKubernetesVersion;
-  if (std::regex_match(version, kBare)) return "v" + version;
+  if (version.empty() || IsVersionLabel(version)) return build_info::kKubernetesVersion;
+  util::Scanner bare(version);  // \d+\.\d+\.\d+.*
+  if (util::ConsumeVersionNumbers(bare) && util::AllOf(bare.rest(), util::IsNotLineBreak)) {
+    return "v" + version;
+  }
   return version;
 }
 

@@ -1,10 +1,10 @@
 // Validation of ClusterConfiguration: networking, version, endpoints, SANs, volumes, etcd.
-#include <regex>
 #include <set>
 
 #include "app/config/field_reader.h"
 #include "app/config/net_rules.h"
 #include "app/config/validate.h"
+#include "app/util/version_numbers.h"
 #include "build_info.h"
 
 namespace kkadm::config {
@@ -82,17 +82,35 @@ void ValidatePodSubnet(const ClusterConfiguration& cfg, Checker& check) {
   }
 }
 
+// The minor of kkadm's built-in version vX.Y.Z (CMake's KKADM_KUBERNETES_VERSION).
+constexpr int BuiltInMinor() {
+  util::Scanner in(build_info::kKubernetesVersion);
+  if (!in.Consume('v') || in.Span(util::IsAsciiDigit).empty() || !in.Consume('.')) return -1;
+  int minor = 0;
+  for (char c : in.Span(util::IsAsciiDigit)) minor = minor * 10 + (c - '0');
+  return in.Consume('.') ? minor : -1;
+}
+static_assert(BuiltInMinor() >= 0, "KKADM_KUBERNETES_VERSION must have the form vX.Y.Z");
+
+// v(\d+)\.(\d+)\.(\d+)([-+][0-9A-Za-z.+-]*)?
+std::optional<util::VersionNumbers> KubernetesVersionNumbers(std::string_view version) {
+  util::Scanner in(version);
+  auto numbers = in.Consume('v') ? util::ConsumeVersionNumbers(in) : std::nullopt;
+  auto in_suffix = [](char c) { return util::IsAsciiAlnum(c) || c == '.' || c == '+' || c == '-'; };
+  if (!numbers || (!in.AtEnd() && !(in.ConsumeAnyOf("-+") && util::AllOf(in.rest(), in_suffix)))) {
+    return std::nullopt;
+  }
+  return numbers;
+}
+
 void ValidateVersion(const std::string& version, Checker& check) {
-  static const std::regex kVersion(R"(v(\d+)\.(\d+)\.(\d+)([-+][0-9A-Za-z.+-]*)?)");
-  static const std::regex kOwn(R"(v(\d+)\.(\d+)\..*)");
-  std::smatch m, own;
-  std::string built_in = build_info::kKubernetesVersion;
-  if (!std::regex_match(version, m, kVersion)) {
+  auto numbers = KubernetesVersionNumbers(version);
+  if (!numbers) {
     return check.Fail("kubernetesVersion", version, "must be a semantic version such as v1.32.0");
   }
-  int major = std::stoi(m[1]), minor = std::stoi(m[2]);
-  std::regex_match(built_in, own, kOwn);
-  int own_minor = std::stoi(own[2]);
+  int major = std::stoi(std::string(numbers->major)),
+      minor = std::stoi(std::string(numbers->minor));
+  constexpr int own_minor = BuiltInMinor();
   if (major != 1 || minor < kMinimumMinor) {
     check.Fail("kubernetesVersion", version, "this version of kkadm only supports deploying clusters with the control plane version >= v1.29.0");
   } else if (minor > own_minor + 1) {

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
-#include <regex>
+
+#include "app/util/version_numbers.h"
 
 namespace kkadm::util {
 namespace {
@@ -18,17 +18,6 @@ const std::map<int, std::string>& SupportedEtcdVersion() {
   return kTable;
 }
 
-std::optional<int> MinorOf(const std::string& version) {
-  static const std::regex kSemver(R"(v?(\d+)\.(\d+)\.(\d+)([-+].*)?)");
-  std::smatch match;
-  if (!std::regex_match(version, match, kSemver)) return std::nullopt;
-  try {
-    return std::stoi(match[2].str());
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
 std::string GenericImage(const std::string& repository, const std::string& name,
                          const std::string& tag) {
   return repository + "/" + name + ":" + tag;
@@ -36,8 +25,18 @@ std::string GenericImage(const std::string& repository, const std::string& name,
 
 }  // namespace
 
+std::optional<int> KubernetesMinorVersion(std::string_view version) {
+  Scanner in(version);
+  in.Consume('v');
+  auto numbers = ConsumeVersionNumbers(in);
+  if (!numbers || !(in.AtEnd() || (in.ConsumeAnyOf("-+") && AllOf(in.rest(), IsNotLineBreak)))) {
+    return std::nullopt;
+  }
+  return DigitsToInt(numbers->minor);
+}
+
 std::string EtcdVersionFor(const std::string& kubernetes_version) {
-  auto minor = MinorOf(kubernetes_version);
+  auto minor = KubernetesMinorVersion(kubernetes_version);
   if (!minor) return kDefaultEtcdVersion;
   const auto& table = SupportedEtcdVersion();
   if (auto it = table.find(*minor); it != table.end()) return it->second;

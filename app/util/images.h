@@ -1,7 +1,9 @@
 // Container image names kkadm deploys (kubeadm's images/images.go and its version constants).
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/config/types.h"
@@ -13,6 +15,10 @@ inline constexpr const char* kCoreDNSVersion = "v1.11.3";
 inline constexpr const char* kPauseVersion = "3.10";
 // etcd used when the Kubernetes version cannot be parsed (kubeadm's DefaultEtcdVersion).
 inline constexpr const char* kDefaultEtcdVersion = "3.5.16-0";
+
+// The minor of a version "v1.32.0" (the "v" optional; anything may follow a "-" or "+" but a line
+// break); nullopt for another form or a minor beyond int.
+std::optional<int> KubernetesMinorVersion(std::string_view version);
 
 // The etcd image tag kubeadm 1.32 pairs with `kubernetes_version` ("v1.32.0" -> "3.5.16-0"); a
 // minor outside kubeadm's table gets the nearest entry, as kubeadm does (with a debug log).

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/fakes/regex_oracle.h"
+
 namespace kkadm::util {
 namespace {
 
@@ -58,6 +60,29 @@ TEST(ImagesTest, DisabledAddonsAndExternalEtcdAreLeftOut) {
                                       "registry.k8s.io/kube-controller-manager:v1.32.0",
                                       "registry.k8s.io/kube-scheduler:v1.32.0",
                                       "registry.k8s.io/pause:3.10"}));
+}
+
+// images.cc's minor parser before, regex and all.
+std::optional<int> OracleMinorOf(const std::string& version) {
+  static const std::regex kSemver(R"(v?(\d+)\.(\d+)\.(\d+)([-+].*)?)");
+  std::smatch match;
+  if (!std::regex_match(version, match, kSemver)) return std::nullopt;
+  try {
+    return std::stoi(match[2].str());
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+TEST(ImagesTest, KubernetesMinorVersionAgreesWithTheRegexParser) {
+  const auto inputs = kkadm::testing::OracleInputs(
+      {"v1.32.0", "1.32.0", "v1.32.0-rc.1", "v1.32.0+build", "v1.32.0-", "v1.32.0x", "vv1.32.0",
+       "v1.32", "v1.99999999999.0", "v1.2147483647.0", "v1.2147483648.0", "v1.32.0-\n",
+       "v1.32.0+\r", "v1.032.0", "V1.32.0", "v1.32.0\n"},
+      "v19.-+x\n", 4);
+  for (const std::string& version : inputs) {
+    EXPECT_EQ(KubernetesMinorVersion(version), OracleMinorOf(version)) << version;
+  }
 }
 
 }  // namespace

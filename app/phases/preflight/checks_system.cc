@@ -5,10 +5,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
-#include <regex>
 #include <utility>
 #include <vector>
+
+#include "app/util/ascii.h"
+#include "app/util/version_numbers.h"
 
 namespace kkadm::phases::preflight {
 
@@ -185,18 +186,27 @@ std::string SemVer::ToString() const {
   return fmt::format("{}.{}.{}{}", major, minor, patch, rest);
 }
 
+// ^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)((-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?)$
 std::optional<SemVer> ParseSemVer(const std::string& text) {
-  static const std::regex kPattern(R"(^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*))"
-                                   R"(((-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?)$)");
-  std::smatch m;
-  if (!std::regex_match(text, m, kPattern)) return std::nullopt;
+  util::Scanner in(text);
+  in.Consume('v');
+  const auto numbers = util::ConsumeVersionNumbers(in);
+  if (!numbers) return std::nullopt;
+  const std::string_view rest = in.rest();
+  auto in_identifier = [](char c) { return util::IsAsciiAlnum(c) || c == '.' || c == '-'; };
+  if (in.Consume('-') && in.Span(in_identifier).empty()) return std::nullopt;
+  if (in.Consume('+') && in.Span(in_identifier).empty()) return std::nullopt;
+  if (!in.AtEnd()) return std::nullopt;
   SemVer version;
-  version.rest = m[4];
-  int* parts[] = {&version.major, &version.minor, &version.patch};
-  for (int i = 0; i < 3; ++i) {
-    std::string digits = m[i + 1];
-    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *parts[i]);
-    if (ec != std::errc()) return std::nullopt;  // out of range
+  version.rest = std::string(rest);
+  const std::pair<std::string_view, int*> parts[] = {{numbers->major, &version.major},
+                                                     {numbers->minor, &version.minor},
+                                                     {numbers->patch, &version.patch}};
+  for (const auto& [digits, part] : parts) {
+    if (digits.size() > 1 && digits[0] == '0') return std::nullopt;  // no leading zeros
+    const auto value = util::DigitsToInt(digits);
+    if (!value) return std::nullopt;  // out of range
+    *part = *value;
   }
   return version;
 }

@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <charconv>
+
+#include "tests/fakes/regex_oracle.h"
 #include "tests/phases/preflight/preflight_test_env.h"
 
 namespace kkadm::phases::preflight {
@@ -154,6 +157,41 @@ TEST(PreflightSystemChecksTest, ParseSemVer) {
   EXPECT_EQ(v->ToString(), "1.32.0-rc.1+abc");
   EXPECT_FALSE(ParseSemVer("1.32").has_value());
   EXPECT_FALSE(ParseSemVer("v01.2.3").has_value());
+}
+
+// checks_system.cc's ParseSemVer before, regex and all.
+std::optional<SemVer> OracleParseSemVer(const std::string& text) {
+  static const std::regex kPattern(R"(^v?(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*))"
+                                   R"(((-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?)$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, kPattern)) return std::nullopt;
+  SemVer version;
+  version.rest = m[4];
+  int* parts[] = {&version.major, &version.minor, &version.patch};
+  for (int i = 0; i < 3; ++i) {
+    std::string digits = m[i + 1];
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *parts[i]);
+    if (ec != std::errc()) return std::nullopt;  // out of range
+  }
+  return version;
+}
+
+TEST(PreflightSystemChecksTest, ParseSemVerAgreesWithTheRegexParser) {
+  const auto inputs = kkadm::testing::OracleInputs(
+      {"v1.32.0", "1.32.0", "v1.32.0-rc.1+abc", "v1.32.0+abc", "v1.32.0-", "v1.32.0+", "v1.32.0--",
+       "v1.32.0-a+b+c", "v1.32.0-a_b", "v1.32.0-a.b-c+d.e-f", "v0.0.0", "v00.0.0", "v1.02.0",
+       "v1.2.03", "v2147483647.0.0", "v2147483648.0.0", "v1.32.0\n", "vv1.32.0"},
+      "v10.-+a_\n", 4);
+  for (const std::string& text : inputs) {
+    const auto want = OracleParseSemVer(text);
+    const auto got = ParseSemVer(text);
+    ASSERT_EQ(got.has_value(), want.has_value()) << text;
+    if (!want) continue;
+    EXPECT_EQ(got->major, want->major) << text;
+    EXPECT_EQ(got->minor, want->minor) << text;
+    EXPECT_EQ(got->patch, want->patch) << text;
+    EXPECT_EQ(got->rest, want->rest) << text;
+  }
 }
 
 }  // namespace
