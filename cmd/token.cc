@@ -2,12 +2,13 @@
 #include "cmd/token.h"
 
 #include <algorithm>
-#include <regex>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "app/phases/bootstraptoken/bootstrap_token.h"
 #include "app/phases/bootstraptoken/token.h"
+#include "app/util/ascii.h"
 #include "app/util/kube_yaml.h"
 #include "cmd/context.h"
 
@@ -89,18 +90,25 @@ Result<std::unique_ptr<util::KubeClient>> Client(const TokenCommandDeps& deps, c
 
 Result<std::chrono::milliseconds> ParseGoDuration(const std::string& text) {
   if (text == "0") return std::chrono::milliseconds(0);
-  static const std::regex kPart("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
+  auto invalid = [&text] { return InvalidArgument("time: invalid duration \"" + text + "\""); };
+  if (text.empty()) return invalid();
   double total_ms = 0;
-  size_t consumed = 0;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), kPart); it != std::sregex_iterator(); ++it) {
-    if (static_cast<size_t>(it->position()) != consumed) break;
-    const double n = std::stod((*it)[1]);
-    const std::string unit = (*it)[2];
-    total_ms += n * (unit == "h" ? 3600000 : unit == "m" ? 60000 : unit == "s" ? 1000 : 1);
-    consumed += static_cast<size_t>(it->length());
-  }
-  if (text.empty() || consumed != text.size()) {
-    return InvalidArgument("time: invalid duration \"" + text + "\"");
+  // One or more parts (\d+(\.\d+)?)(h|ms|m|s), each read where the last one ended.
+  for (util::Scanner in(text); !in.AtEnd();) {
+    const std::string_view part = in.rest();
+    if (in.Span(util::IsAsciiDigit).empty()) return invalid();
+    if (util::Scanner fraction = in;
+        fraction.Consume('.') && !fraction.Span(util::IsAsciiDigit).empty()) {
+      in = fraction;
+    }
+    const std::string number(part.substr(0, part.size() - in.rest().size()));
+    const double unit_ms = in.Consume('h')    ? 3600000
+                           : in.Consume("ms") ? 1
+                           : in.Consume('m')  ? 60000
+                           : in.Consume('s')  ? 1000
+                                              : 0;
+    if (unit_ms == 0) return invalid();
+    total_ms += std::stod(number) * unit_ms;
   }
   return std::chrono::milliseconds(static_cast<long long>(total_ms));
 }

@@ -10,6 +10,7 @@
 #include "app/util/kube_apply.h"
 #include "cmd/context.h"
 #include "tests/cmd/token_fixture.h"
+#include "tests/fakes/regex_oracle.h"
 
 namespace kkadm::cmd {
 namespace {
@@ -27,6 +28,41 @@ TEST(ParseGoDurationTest, Forms) {
   EXPECT_FALSE(ParseGoDuration("1d").has_value());
   EXPECT_FALSE(ParseGoDuration("").has_value());
   EXPECT_FALSE(ParseGoDuration("h").has_value());
+}
+
+// token.cc's ParseGoDuration before, regex iterator and all.
+std::optional<std::chrono::milliseconds> OracleParseGoDuration(const std::string& text) {
+  if (text == "0") return std::chrono::milliseconds(0);
+  static const std::regex kPart("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
+  double total_ms = 0;
+  size_t consumed = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), kPart);
+       it != std::sregex_iterator(); ++it) {
+    if (static_cast<size_t>(it->position()) != consumed) break;
+    const double n = std::stod((*it)[1]);
+    const std::string unit = (*it)[2];
+    total_ms += n * (unit == "h" ? 3600000 : unit == "m" ? 60000 : unit == "s" ? 1000 : 1);
+    consumed += static_cast<size_t>(it->length());
+  }
+  if (text.empty() || consumed != text.size()) return std::nullopt;
+  return std::chrono::milliseconds(static_cast<long long>(total_ms));
+}
+
+TEST(ParseGoDurationTest, AgreesWithTheRegexParser) {
+  const auto inputs = kkadm::testing::OracleInputs(
+      {"24h0m0s", "1h30m", "0",    "00",   "0s",   "1.5s",    "1.s",         ".5s",
+       "1..5s",   "250ms", "1msm", "1mss", "1m5",  "1.5.5s",  "1h-1m",       "+1h",
+       "-1h",     "1d",    "h",    "1h ",  "1h\n", "0.001ms", "99999999999h"},
+      "01.hmsx", 4);
+  for (const std::string& text : inputs) {
+    const auto want = OracleParseGoDuration(text);
+    const auto got = ParseGoDuration(text);
+    ASSERT_EQ(got.has_value(), want.has_value()) << text;
+    if (want) {
+      EXPECT_EQ(*got, *want) << text;
+    }
+  }
+  EXPECT_EQ(ParseGoDuration("1x").error().message(), "time: invalid duration \"1x\"");
 }
 
 TEST_F(TokenCommandTest, ListPrintsKubeadmTable) {

@@ -1,8 +1,11 @@
 // The local etcd static Pod (see etcd_manifest.h).
 #include "app/phases/etcd/etcd_manifest.h"
 
-#include <regex>
+#include <algorithm>
+#include <optional>
+#include <string_view>
 
+#include "app/util/ascii.h"
 #include "app/util/images.h"
 
 namespace kkadm::phases {
@@ -21,6 +24,35 @@ struct ProbeEndpoint {
   std::string scheme = "HTTP";
 };
 
+struct UrlParts {
+  std::string_view scheme;
+  std::string_view host;  // "[v6]" keeps its brackets
+  std::string_view port;  // digits, possibly none
+};
+
+// ([A-Za-z][A-Za-z0-9+.-]*)://(\[[^\]]*\]|[^:/]*)(:(\d*))?.* with the groups kept: the host is
+// "[...]" if that is closed and no line break follows it, else what precedes the first ':' or '/'.
+std::optional<UrlParts> SplitUrl(std::string_view url) {
+  util::Scanner in(url);
+  UrlParts parts;
+  parts.scheme = in.Run(util::IsAsciiAlpha, [](char c) {
+    return util::IsAsciiAlnum(c) || c == '+' || c == '.' || c == '-';
+  });
+  if (parts.scheme.empty() || !in.Consume("://")) return std::nullopt;
+  const std::string_view rest = in.rest();
+  constexpr size_t kNone = std::string_view::npos;
+  const size_t close = rest.substr(0, 1) == "[" ? rest.find(']') : kNone;
+  size_t host_end = close == kNone ? kNone : close + 1;
+  if (host_end == kNone || !util::AllOf(rest.substr(host_end), util::IsNotLineBreak)) {
+    host_end = std::min(rest.find_first_of(":/"), rest.size());
+    if (!util::AllOf(rest.substr(host_end), util::IsNotLineBreak)) return std::nullopt;
+  }
+  parts.host = rest.substr(0, host_end);
+  util::Scanner after(rest.substr(host_end));
+  if (after.Consume(':')) parts.port = after.Span(util::IsAsciiDigit);
+  return parts;
+}
+
 // The metrics endpoint the probes use: the first listen-metrics-urls entry when the user sets it
 // (kubeadm's GetEtcdProbeEndpoint), else http://<localhost>:2381.
 ProbeEndpoint EtcdProbeEndpoint(const StaticPodInput& in) {
@@ -28,14 +60,13 @@ ProbeEndpoint EtcdProbeEndpoint(const StaticPodInput& in) {
   auto urls = util::GetArgValue(in.cluster->etcd.local->extra_args, "listen-metrics-urls");
   if (!urls) return probe;
   const std::string first = urls->substr(0, urls->find(','));
-  static const std::regex kURL(R"(([A-Za-z][A-Za-z0-9+.-]*)://(\[[^\]]*\]|[^:/]*)(:(\d*))?.*)");
-  std::smatch m;
-  if (!std::regex_match(first, m, kURL)) return probe;
-  if (m[1].str() == "https") probe.scheme = "HTTPS";
-  std::string host = m[2].str();
+  const auto url = SplitUrl(first);
+  if (!url) return probe;
+  if (url->scheme == "https") probe.scheme = "HTTPS";
+  std::string host(url->host);
   if (host.size() >= 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
   if (!host.empty()) probe.host = host;
-  const std::string port = m[4].str();
+  const std::string port(url->port);
   if (!port.empty() && port.size() <= 5 && std::stoi(port) > 0 && std::stoi(port) < 65536) {
     probe.port = std::stoi(port);
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/util/file_system_real.h"
+#include "tests/fakes/regex_oracle.h"
 #include "tests/fakes/temp_dir.h"
 #include "tests/phases/controlplane/pod_fixture.h"
 
@@ -60,6 +61,63 @@ TEST_F(EtcdManifestTest, ProbesWithoutHostUseLocalhost) {
   EXPECT_EQ(get["host"], "127.0.0.1");
   EXPECT_EQ(get["port"], 3000);
   EXPECT_EQ(get["scheme"], "HTTP");
+}
+
+// How etcd_manifest.cc read the first listen-metrics-urls entry before, regex and all.
+json OracleProbeTarget(const std::string& urls) {
+  json probe = {{"host", "127.0.0.1"}, {"port", kEtcdMetricsPort}, {"scheme", "HTTP"}};
+  const std::string first = urls.substr(0, urls.find(','));
+  static const std::regex kURL(R"(([A-Za-z][A-Za-z0-9+.-]*)://(\[[^\]]*\]|[^:/]*)(:(\d*))?.*)");
+  std::smatch m;
+  if (!std::regex_match(first, m, kURL)) return probe;
+  if (m[1].str() == "https") probe["scheme"] = "HTTPS";
+  std::string host = m[2].str();
+  if (host.size() >= 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+  if (!host.empty()) probe["host"] = host;
+  const std::string port = m[4].str();
+  if (!port.empty() && port.size() <= 5 && std::stoi(port) > 0 && std::stoi(port) < 65536) {
+    probe["port"] = std::stoi(port);
+  }
+  return probe;
+}
+
+TEST_F(EtcdManifestTest, ProbeTargetAgreesWithTheRegexParser) {
+  const auto inputs = kkadm::testing::OracleInputs({"https://[fd00::5]:12381,http://127.0.0.1:2381",
+                                                    "http://127.0.0.1:2381",
+                                                    "http://:3000",
+                                                    "http://[::1]",
+                                                    "http://[::1]:",
+                                                    "http://[::1]\n",
+                                                    "http://[::1]x:5",
+                                                    "http://a\nb:80",
+                                                    "http://ab:8\n0",
+                                                    "http://[abc",
+                                                    "http://[a\n]:7",
+                                                    "http://[a]b]:1",
+                                                    "https://h:99999",
+                                                    "https://h:0",
+                                                    "https://h:65535",
+                                                    "https://h:65536",
+                                                    "https://h:0065535",
+                                                    "unix://x",
+                                                    "1http://x",
+                                                    "http:/x",
+                                                    "http://x/y:5",
+                                                    "http://[x]\r:5",
+                                                    "HTTPS://x:1",
+                                                    "h+t.t-p://h:1",
+                                                    "s://",
+                                                    "s://:",
+                                                    "s://[]:2"},
+                                                   "hs:/[]1.\n\r,a", 3, 5000);
+  for (const std::string& urls : inputs) {
+    cfg_.cluster.etcd.local->extra_args = {{"listen-metrics-urls", urls}};
+    auto pod = BuildEtcdPod(Input(), {});
+    ASSERT_TRUE(pod.has_value()) << urls;
+    json got = (*pod)["spec"]["containers"][0]["livenessProbe"]["httpGet"];
+    got.erase("path");
+    EXPECT_EQ(got, OracleProbeTarget(urls)) << urls;
+  }
 }
 
 TEST_F(EtcdManifestTest, CustomImageAndDataDir) {
