@@ -60,6 +60,14 @@ Result<Certificate> Certificate::ParsePem(std::string_view pem) {
   return std::move(certs->front());
 }
 
+Result<Certificate> Certificate::ParseDer(std::string_view der) {
+  ClearOpenSslErrors();
+  const auto* p = reinterpret_cast<const unsigned char*>(der.data());
+  OsslPtr<X509> cert(d2i_X509(nullptr, &p, static_cast<long>(der.size())));
+  if (!cert) return OpenSslError("data contains an invalid certificate", true);
+  return Adopt(std::move(cert));
+}
+
 Result<std::vector<Certificate>> Certificate::ParsePemBundle(std::string_view pem) {
   return ReadAll(pem, false);
 }
@@ -83,9 +91,10 @@ OsslPtr<X509> Certificate::WithDecodedKey() const {
     X509_up_ref(cert_.get());
     return OsslPtr<X509>(cert_.get());
   }
-  std::string der = ToDer();
-  const auto* p = reinterpret_cast<const unsigned char*>(der.data());
-  return OsslPtr<X509>(d2i_X509(nullptr, &p, static_cast<long>(der.size())));
+  auto parsed = ParseDer(ToDer());
+  if (!parsed) return nullptr;
+  X509_up_ref(parsed->get());
+  return OsslPtr<X509>(parsed->get());
 }
 
 std::string Certificate::ToPem() const {

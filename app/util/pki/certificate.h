@@ -34,6 +34,8 @@ class Certificate {
   // The first "CERTIFICATE" block of `pem` (other blocks are skipped). InvalidArgument when
   // there is none or it does not parse.
   static Result<Certificate> ParsePem(std::string_view pem);
+  // One DER certificate; InvalidArgument when it does not parse.
+  static Result<Certificate> ParseDer(std::string_view der);
   // Every "CERTIFICATE" block, in order; InvalidArgument when there is none.
   static Result<std::vector<Certificate>> ParsePemBundle(std::string_view pem);
   // Takes ownership of `cert`.

@@ -85,11 +85,13 @@ TEST(SignTest, LeafCarriesSansUsagesAndChains) {
   EXPECT_NE(late.message().find("expired"), std::string::npos) << late.message();
 }
 
-// EC leaves get their SubjectPublicKeyInfo written field by field (sign.cc): it must be the
-// bytes OpenSSL's own encoder gives, and the certificate must read back from PEM with its key.
-TEST(SignTest, EcLeafPublicKeyIsOpenSslsEncoding) {
+// EC certificates get their SubjectPublicKeyInfo written field by field (sign.cc): it must be
+// the bytes OpenSSL's own encoder gives, and the certificate must read back with its key.
+TEST(SignTest, EcPublicKeyIsOpenSslsEncoding) {
   for (auto type : {KeyType::kEcdsaP256, KeyType::kEcdsaP384}) {
     Ca ca = MakeCa(type, "kubernetes");
+    EXPECT_EQ(ca.cert.PublicKeyDer(), *ca.key.PublicKeyDer()) << KeyTypeName(type);
+    EXPECT_TRUE(ca.cert.MatchesKey(ca.key));
     auto key = PrivateKey::Generate(type);
     auto cert = SignLeaf(ServerConfig(), *key, ca.cert, ca.key);
     ASSERT_TRUE(cert.has_value()) << cert.error().message();
