@@ -3,10 +3,10 @@
 
 #include <arpa/inet.h>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "app/config/net_rules.h"
 #include "app/phases/preflight/checks_files.h"
 #include "app/phases/preflight/checks_proxy.h"
 #include "app/phases/preflight/checks_services.h"
@@ -34,14 +34,6 @@ int IpFamily(const std::string& address_or_cidr) {
   return 0;
 }
 
-std::vector<std::string> SplitCommas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::istringstream in(text);
-  for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
-  if (parts.empty()) parts.push_back("");  // Go's strings.Split("", ",") is [""]
-  return parts;
-}
-
 bool BeforeKubernetes132(const std::string& version) {
   auto v = ParseSemVer(version);
   return v && (v->major < 1 || (v->major == 1 && v->minor < 32));
@@ -52,7 +44,7 @@ void AddForwardingChecks(const config::InitConfiguration& cfg, CheckList& checks
   bool v4 = false;
   bool v6 = false;
   for (const auto* list : {&net.service_subnet, &net.pod_subnet}) {
-    for (const auto& cidr : SplitCommas(*list)) {
+    for (const auto& cidr : config::SplitComma(*list)) {
       v4 = v4 || IpFamily(cidr) == 4;
       v6 = v6 || IpFamily(cidr) == 6;
     }
@@ -120,7 +112,7 @@ CheckList InitNodeChecks(const config::InitConfiguration& cfg, const NodeCheckOp
   checks.push_back(NewHttpProxyCheck(cfg.local_api_endpoint.advertise_address));
   for (const auto* list :
        {&cfg.cluster.networking.service_subnet, &cfg.cluster.networking.pod_subnet}) {
-    for (const auto& cidr : SplitCommas(*list)) checks.push_back(NewHttpProxyCidrCheck(cidr));
+    for (const auto& cidr : config::SplitComma(*list)) checks.push_back(NewHttpProxyCidrCheck(cidr));
   }
   if (!options.secondary_control_plane) {
     AddCommonChecks(cfg.node_registration, cfg.cluster.kubernetes_version, checks);
