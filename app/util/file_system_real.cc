@@ -98,26 +98,30 @@ class WriteBehind {
     for (auto& thread : threads_) thread.join();
   }
 
-  // Takes over `fd`, the temp file `temp` holding the data, to finish writing `target`.
-  void Commit(int fd, std::string temp, std::string target) {
+  // Takes over `fd`, the temp file `temp` holding the data, to finish writing `target`; a failure
+  // of an earlier write of `target` is forgotten, this one replaces it. When no worker thread
+  // can be started the write is finished here, and its outcome returned.
+  Status Commit(int fd, std::string temp, std::string target) {
     std::unique_lock lock(mu_);
+    std::erase_if(failures_, [&](const auto& failure) { return failure.first == target; });
     if (threads_.empty() && !StartThreads()) {
       lock.unlock();
-      Record(target, FinishWrite(fd, temp, target));
-      return;
+      return FinishWrite(fd, temp, target);
     }
     pending_.insert(target);
     jobs_.push_back(Job{fd, std::move(temp), std::move(target)});
     lock.unlock();
     queued_.notify_one();
+    return Status();
   }
 
-  // Waits for the writes to `host_path` and below it; the first of them that failed.
+  // Waits for the writes to `host_path` and below it; the failure of the write of `host_path`
+  // itself, if it failed (those below it are Drain's to report).
   Status Settle(const std::string& host_path) {
     std::unique_lock lock(mu_);
     finished_.wait(lock, [&] { return !PendingAtOrUnder(host_path); });
     for (const auto& [target, status] : failures_) {
-      if (IsAtOrUnder(target, host_path)) return status;
+      if (target == host_path) return status;
     }
     return Status();
   }
@@ -163,12 +167,6 @@ class WriteBehind {
       pending_.erase(pending_.find(job.target));
       finished_.notify_all();
     }
-  }
-
-  void Record(const std::string& target, Status done) {
-    if (done.ok()) return;
-    std::lock_guard lock(mu_);
-    failures_.emplace_back(target, std::move(done));
   }
 
   bool PendingAtOrUnder(const std::string& host_path) const {  // mu_ held
@@ -248,13 +246,17 @@ Result<std::string> RealFileSystem::ReadFile(const std::string& path) const {
 
 Status RealFileSystem::WriteFile(const std::string& path, std::string_view data, unsigned mode) {
   const std::string host_path = ToHost(path);
-  KKADM_RETURN_IF_ERROR(Settle(host_path));  // an earlier write of it is renamed first
+  // An earlier write of it is finished first; if that failed, this one replaces it.
+  static_cast<void>(Settle(host_path));
   const std::string dir = ParentOf(host_path);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return FailedPrecondition(fmt::format("creating directory {}: {}", dir, ec.message()));
 
-  std::string temp = host_path + ".kkadm-tmp-XXXXXX";
+  // A dot-file: the kubelet takes every other file in its manifest directory for a static Pod.
+  std::size_t name = host_path.find_last_of('/') + 1;  // 0 without a slash
+  std::string temp =
+      host_path.substr(0, name) + "." + host_path.substr(name) + ".kkadm-tmp-XXXXXX";
   int fd = ::mkostemp(temp.data(), O_CLOEXEC);
   if (fd < 0) return ErrnoStatus("creating temporary file for", host_path, errno);
   auto fail = [&](Status status) {
@@ -267,10 +269,7 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
   if (std::find(unsynced_dirs_.begin(), unsynced_dirs_.end(), dir) == unsynced_dirs_.end()) {
     unsynced_dirs_.push_back(dir);
   }
-  if (behind_) {
-    behind_->Commit(fd, std::move(temp), host_path);
-    return Status();
-  }
+  if (behind_) return behind_->Commit(fd, std::move(temp), host_path);
   return FinishWrite(fd, temp, host_path);
 }
 
@@ -318,7 +317,8 @@ Result<std::vector<std::string>> RealFileSystem::ListDir(const std::string& path
 
 Status RealFileSystem::Remove(const std::string& path) {
   const std::string host_path = ToHost(path);
-  KKADM_RETURN_IF_ERROR(Settle(host_path));
+  // Waits only: a failed write of what is to go is still Sync's to report.
+  static_cast<void>(Settle(host_path));
   if (::unlink(host_path.c_str()) == 0 || errno == ENOENT) return Status();
   if (errno == EISDIR || errno == EPERM) {
     if (::rmdir(host_path.c_str()) == 0 || errno == ENOENT) return Status();

@@ -17,9 +17,10 @@ class RealFileSystem final : public FileSystem {
     kInPlace,  // WriteFile returns once the file is in place and its data on disk
     // WriteFile returns once the data is in the temp file; worker threads fsync and rename it,
     // several at a time (the device coalesces their cache flushes). Any later call that names the
-    // file, a directory above it or a file below it waits for it first (HostPath too, for paths
-    // handed to other programs), and reports its failure; Sync waits for all of them. The node's
-    // file system for commands: a phase's CPU work then overlaps the fsyncs of the files before.
+    // file or a directory above it waits for it first (HostPath too, for paths handed to other
+    // programs); a call naming the file itself reports its failure, until a new write of it
+    // replaces it. Sync waits for all of them and reports the first failure. The node's file
+    // system for commands: a phase's CPU work then overlaps the fsyncs of the files before.
     kBehind,
   };
   // `root` is a host directory ("" or "/" means the machine's own root). It must exist.
@@ -37,7 +38,7 @@ class RealFileSystem final : public FileSystem {
 
  private:
   std::string ToHost(const std::string& path) const;
-  // Waits for the writes behind to `host_path` and below it; the first of them that failed.
+  // Waits for the writes behind to `host_path` and below it; the failure of `host_path`'s own.
   Status Settle(const std::string& host_path) const;
 
   std::string root_;  // without a trailing slash; empty for "/"

@@ -1,5 +1,7 @@
 // InitSystem: the service manager (systemd over sd-bus in production). Units are named in full
-// ("kubelet.service").
+// ("kubelet.service"). The manager and the services it starts read the node's files themselves:
+// a caller that wrote files they read calls FileSystem::Sync first, since a command's file
+// system finishes writes behind (file_system_real.h).
 #pragma once
 
 #include <string>

@@ -111,7 +111,8 @@ TEST_P(RealFileSystemTest, ReadsSeeEarlierWrites) {
 }
 
 // A write that cannot be finished leaves no temporary file and the old content; finished in place
-// WriteFile says so, behind it the next call naming the file and Sync do.
+// WriteFile says so, behind it the next call naming the file and Sync do. Calls naming other
+// paths, the directory above included, are not failed by it.
 TEST_P(RealFileSystemTest, AWriteThatFailsIsReported) {
   testing::TempDir root;
   RealFileSystem fs(root.path(), GetParam());
@@ -122,7 +123,8 @@ TEST_P(RealFileSystemTest, AWriteThatFailsIsReported) {
     EXPECT_FALSE(written.ok());
   } else {
     EXPECT_TRUE(written.ok());
-    Status seen = fs.Stat("/etc/kubernetes").status();
+    EXPECT_TRUE(fs.Exists("/etc/kubernetes"));
+    Status seen = fs.Stat("/etc/kubernetes/manifests").status();
     EXPECT_FALSE(seen.ok());
     EXPECT_NE(seen.message().find("renaming into place " + root.path() + "/etc/kubernetes/manifests"),
               std::string::npos)
@@ -133,6 +135,35 @@ TEST_P(RealFileSystemTest, AWriteThatFailsIsReported) {
   }
   EXPECT_EQ(*fs.ListDir("/etc/kubernetes"), std::vector<std::string>{"manifests"});
   EXPECT_EQ(*fs.ReadFile("/etc/kubernetes/manifests/etcd.yaml"), "x");
+}
+
+// A new write of a file whose last write failed replaces the failure.
+TEST(RealFileSystemWritesBehindTest, ARewriteReplacesAFailedWrite) {
+  testing::TempDir root;
+  RealFileSystem fs(root.path(), Writes::kBehind);
+  ASSERT_TRUE(fs.WriteFile("/d/inner", "x", 0600).ok());
+  ASSERT_TRUE(fs.WriteFile("/d", "file", 0600).ok());  // fails behind: /d is a directory
+  EXPECT_FALSE(fs.Stat("/d").has_value());
+  ASSERT_TRUE(fs.Remove("/d/inner").ok());
+  ASSERT_TRUE(fs.Remove("/d").ok());
+  ASSERT_TRUE(fs.WriteFile("/d", "file", 0600).ok());
+  EXPECT_EQ(*fs.ReadFile("/d"), "file");
+  // Sync still finds that the directory /d/inner went into is no longer one, but not the failure.
+  EXPECT_EQ(fs.Sync().message().find("renaming"), std::string::npos);
+}
+
+// Waiting is by path component: a pending /a/bc is not under /a/b, a pending /a/b/c is.
+TEST(RealFileSystemWritesBehindTest, WaitsForPathsAtOrUnderTheOneNamed) {
+  testing::TempDir root;
+  RealFileSystem fs(root.path(), Writes::kBehind);
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(fs.WriteFile("/a/bc", std::to_string(i), 0600).ok());
+    ASSERT_TRUE(fs.WriteFile("/a/b/c", std::to_string(i), 0600).ok());
+    EXPECT_EQ(*fs.ListDir("/a/b"), std::vector<std::string>{"c"});
+    EXPECT_EQ(*fs.ReadFile("/a/b/c"), std::to_string(i));
+  }
+  EXPECT_TRUE(fs.Sync().ok());
+  EXPECT_EQ(*fs.ReadFile("/a/bc"), "19");
 }
 
 // What is still behind when the file system goes is finished first.
@@ -146,7 +177,7 @@ TEST(RealFileSystemWritesBehindTest, DestructorFinishesWrites) {
   }
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(root.path() + "/d")) {
-    EXPECT_EQ(entry.path().filename().string().find(".kkadm-tmp"), std::string::npos);
+    EXPECT_EQ(entry.path().filename().string().find("kkadm-tmp"), std::string::npos);
     ++files;
   }
   EXPECT_EQ(files, 20);

@@ -12,7 +12,6 @@
 
 namespace kkadm::phases {
 
-
 // The ClusterConfiguration stored in ConfigMap kube-system/kubeadm-config (upload-config), with
 // kubeadm's defaults applied (token create, reset). NotFound when the ConfigMap or its
 // ClusterConfiguration key is missing; InvalidArgument when the YAML does not decode or holds no

@@ -52,7 +52,9 @@ Status EnableClientCertRotation(util::Host& host, util::Printer& out, const Kube
   if (!doc) return doc.error().Wrap("failed to load kubeconfig \"" + in.kubelet_kubeconfig + "\"");
   KKADM_RETURN_IF_ERROR(PointUserAt(*doc, in.kubelet_kubeconfig, pem));
   KKADM_RETURN_IF_ERROR(host.fs.WriteFile(in.kubelet_kubeconfig, util::ToKubernetesYaml(*doc), 0600));
-  // The kubelet reads kubelet.conf only at start.
+  // The kubelet reads kubelet.conf only at start: it must be in place first, whatever the file
+  // system defers.
+  KKADM_RETURN_IF_ERROR(host.fs.Sync());
   return host.init.Restart(std::string(kKubeletUnit)).Wrap("restarting the kubelet");
 }
 
