@@ -14,6 +14,9 @@ namespace kkadm::cmd {
 struct GlobalOptions {
   int verbosity = 0;
   std::string rootfs;  // "" = the machine's own root
+  // --help-all is on the command line: its help lists every phase subcommand, which are otherwise
+  // built only when `phase` is parsed (workflow::BindOptions::phase_commands_now).
+  bool help_all = false;
 };
 
 struct CommandContext {

@@ -99,6 +99,7 @@ void JoinCommand::Bind(CLI::App& parent) {
   cmd->description(kJoinLong);
   workflow::BindOptions options;
   options.use = "join [api-server-endpoint | join-token]";
+  options.phase_commands_now = context_.global.help_all;
   options.on_done = [this, cmd](const Status& outcome, const std::string& phase) {
     Status s = SyncNodeFiles(host_.get(), outcome);
     if (s.ok() && cmd->got_subcommand("phase")) return;  // one phase: no banner

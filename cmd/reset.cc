@@ -83,6 +83,7 @@ void ResetCommand::Bind(CLI::App& parent) {
       "Phases can be run alone with 'kkadm reset phase <name>' and left out with --skip-phases.");
   workflow::BindOptions options;
   options.use = "reset";
+  options.phase_commands_now = context_.global.help_all;
   options.on_done = [this](const Status& s, const std::string& phase) {
     Done(SyncNodeFiles(host_.get(), s), phase);
   };

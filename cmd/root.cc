@@ -5,7 +5,9 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
+#include <string_view>
 #include <memory>
 
 #include "app/util/file_system_real.h"
@@ -62,6 +64,9 @@ TokenCommandDeps TokenDeps(CommandContext& context) {
 
 int Main(int argc, char** argv) {
   CommandContext context(std::cout, std::cerr);
+  context.global.help_all = std::any_of(argv + 1, argv + argc, [](const char* arg) {
+    return std::string_view(arg) == "--help-all";
+  });
   CLI::App app("kkadm: easily bootstrap a secure Kubernetes cluster, phase by phase", "kkadm");
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every command");

@@ -265,12 +265,17 @@ Status Bind(CLI::App& cmd, const std::shared_ptr<Binding>& binding) {
       "phase", "Use this command to invoke single phase of the " + cmd.get_name() + " workflow");
   phase_command->fallthrough();
   SetHelpCallback(phase_command);
-  // The phase subcommands (a few hundred CLI11 options over all commands, a third of a short
-  // command's start-up) are built only when `phase` is on the command line.
   main_flags->disabled_by_default(false);
   main_flags->enabled_by_default();
+  bool built = false;
+  if (binding->options.phase_commands_now) {
+    KKADM_RETURN_IF_ERROR(AddPhaseCommands(*phase_command, binding));
+    built = true;
+  }
+  // Otherwise the phase subcommands (a few hundred CLI11 options over all commands, a third of a
+  // short command's start-up) are built only when `phase` is on the command line.
   phase_command->preparse_callback([binding, phase_command, main_flags,
-                                    built = false](std::size_t) mutable {
+                                    built](std::size_t) mutable {
     main_flags->disabled();  // CLI::TriggerOff's part
     if (std::exchange(built, true)) return;  // parsed again (tests parse one app many times)
     Status added = AddPhaseCommands(*phase_command, binding);

@@ -57,6 +57,9 @@ struct BindOptions {
   // FlagSet names every runnable phase subcommand gets besides its inherit_flags, e.g. join's
   // positional api-server-endpoint.
   std::vector<std::string> every_phase_flags;
+  // Builds the phase subcommands at once rather than when `phase` is parsed: for help that lists
+  // every command without parsing into them (--help-all).
+  bool phase_commands_now = false;
 };
 
 // Typical use in a command (the command object owns options_, data_, flags_ and runner_):

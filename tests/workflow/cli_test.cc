@@ -111,6 +111,17 @@ TEST_F(BindTest, PhaseSubcommandsAreBuiltWhenPhaseIsParsed) {
                         "certs/apiserver"}));
 }
 
+TEST_F(BindTest, PhaseSubcommandsCanBeBuiltAtOnce) {
+  BindOptions options;
+  options.phase_commands_now = true;  // --help-all
+  Bind(std::move(options));
+  CLI::App* phase = init_->get_subcommand("phase");
+  EXPECT_EQ(phase->get_subcommands([](CLI::App*) { return true; }).size(), 3u);
+  Parse("init phase certs ca --cert-dir /a");
+  EXPECT_EQ(phase->get_subcommands([](CLI::App*) { return true; }).size(), 3u);
+  EXPECT_EQ(*log_, (Log{"certs/ca"}));
+}
+
 TEST_F(BindTest, MainCommandRunsTheWholeWorkflow) {
   Bind();
   Parse("init --cert-dir /pki");
