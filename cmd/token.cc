@@ -2,6 +2,9 @@
 #include "cmd/token.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -108,8 +111,11 @@ Result<std::chrono::milliseconds> ParseGoDuration(const std::string& text) {
                            : in.Consume('s')  ? 1000
                                               : 0;
     if (unit_ms == 0) return invalid();
-    total_ms += std::stod(number) * unit_ms;
+    total_ms += std::strtod(number.c_str(), nullptr) * unit_ms;  // digits: no error but range
   }
+  // Go's time.ParseDuration refuses what does not fit an int64 of nanoseconds (~292 years).
+  constexpr double kMaxMs = static_cast<double>(std::numeric_limits<std::int64_t>::max()) / 1e6;
+  if (!(total_ms <= kMaxMs)) return invalid();
   return std::chrono::milliseconds(static_cast<long long>(total_ms));
 }
 

@@ -1,9 +1,11 @@
 // Validation of ClusterConfiguration: networking, version, endpoints, SANs, volumes, etcd.
+#include <optional>
 #include <set>
 
 #include "app/config/field_reader.h"
 #include "app/config/net_rules.h"
 #include "app/config/validate.h"
+#include "app/util/ascii.h"
 #include "app/util/version_numbers.h"
 #include "build_info.h"
 
@@ -108,12 +110,13 @@ void ValidateVersion(const std::string& version, Checker& check) {
   if (!numbers) {
     return check.Fail("kubernetesVersion", version, "must be a semantic version such as v1.32.0");
   }
-  int major = std::stoi(std::string(numbers->major)),
-      minor = std::stoi(std::string(numbers->minor));
+  // nullopt: too large for an int, out of range like any other large number.
+  std::optional<int> major = util::DigitsToInt(numbers->major);
+  std::optional<int> minor = util::DigitsToInt(numbers->minor);
   constexpr int own_minor = BuiltInMinor();
-  if (major != 1 || minor < kMinimumMinor) {
+  if (major != 1 || (minor && *minor < kMinimumMinor)) {
     check.Fail("kubernetesVersion", version, "this version of kkadm only supports deploying clusters with the control plane version >= v1.29.0");
-  } else if (minor > own_minor + 1) {
+  } else if (!minor || *minor > own_minor + 1) {
     check.Fail("kubernetesVersion", version, "this version of kkadm only supports deploying clusters with the control plane version <= v1." + std::to_string(own_minor + 1));
   }
 }

@@ -28,9 +28,15 @@ TEST(ParseGoDurationTest, Forms) {
   EXPECT_FALSE(ParseGoDuration("1d").has_value());
   EXPECT_FALSE(ParseGoDuration("").has_value());
   EXPECT_FALSE(ParseGoDuration("h").has_value());
+  // Go's limit: what fits an int64 of nanoseconds.
+  EXPECT_EQ(*ParseGoDuration("2562047h"), std::chrono::hours(2562047));
+  EXPECT_FALSE(ParseGoDuration("2562048h").has_value());
+  EXPECT_FALSE(ParseGoDuration("99999999999999999999h").has_value());
+  EXPECT_FALSE(ParseGoDuration(std::string(400, '9') + "h").has_value());
 }
 
-// token.cc's ParseGoDuration before, regex iterator and all.
+// token.cc's ParseGoDuration before, regex iterator and all, plus Go's upper limit (an int64 of
+// nanoseconds), which it lacked: it cast larger totals to long long, undefined behaviour.
 std::optional<std::chrono::milliseconds> OracleParseGoDuration(const std::string& text) {
   if (text == "0") return std::chrono::milliseconds(0);
   static const std::regex kPart("(\\d+(?:\\.\\d+)?)(h|ms|m|s)");
@@ -45,6 +51,7 @@ std::optional<std::chrono::milliseconds> OracleParseGoDuration(const std::string
     consumed += static_cast<size_t>(it->length());
   }
   if (text.empty() || consumed != text.size()) return std::nullopt;
+  if (total_ms > 9223372036854.775807) return std::nullopt;
   return std::chrono::milliseconds(static_cast<long long>(total_ms));
 }
 

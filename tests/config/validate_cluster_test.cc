@@ -61,5 +61,15 @@ TEST(ValidateClusterTest, VersionAgreesWithTheRegexCheck) {
   }
 }
 
+// Numbers too large for an int, where the regex-based check threw std::out_of_range.
+TEST(ValidateClusterTest, HugeVersionNumbersAreOutOfRange) {
+  Status minor = ValidateVersion("v1.99999999999.0");
+  EXPECT_FALSE(minor.ok());
+  EXPECT_NE(minor.message().find("<= v1."), std::string::npos) << minor.message();
+  Status major = ValidateVersion("v99999999999.1.0");
+  EXPECT_FALSE(major.ok());
+  EXPECT_NE(major.message().find(">= v1.29.0"), std::string::npos) << major.message();
+}
+
 }  // namespace
 }  // namespace kkadm::config

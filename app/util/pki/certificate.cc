@@ -249,7 +249,11 @@ Status Certificate::VerifyChain(const std::vector<Certificate>& intermediates,
     return OpenSslError("preparing certificate verification");
   }
   for (const auto& c : intermediates) {
-    sk_X509_push(pool.get(), c.WithDecodedKey().release());
+    OsslPtr<X509> decoded = c.WithDecodedKey();
+    if (!decoded || sk_X509_push(pool.get(), decoded.get()) <= 0) {
+      return OpenSslError("preparing certificate verification");
+    }
+    decoded.release();  // the pool owns it now
   }
   OsslPtr<X509> leaf = WithDecodedKey();
   if (!leaf || X509_STORE_CTX_init(ctx.get(), store.get(), leaf.get(), pool.get()) != 1) {

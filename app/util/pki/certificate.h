@@ -84,7 +84,8 @@ class Certificate {
   // True when `key` is the private half of this certificate's public key.
   bool MatchesKey(const PrivateKey& key) const;
 
-  // The certificate itself; for one adopted without a decoded key, X509_get0_pubkey gives null.
+  // The certificate itself; for one adopted without a decoded key, X509_get0_pubkey gives null
+  // and leaves an error on OpenSSL's queue.
   X509* get() const { return cert_.get(); }
 
  private:
