@@ -211,8 +211,7 @@ Status SystemdInitSystem::Connect() {
 Status SystemdInitSystem::CallSubscription(const char* method) {
   BusError err;
   int r = Sd().call_method(bus_, kDestination, kManagerPath, kManager, method, &err.e, nullptr, "");
-  if (r < 0) return FromBus(method, err.e, r);
-  return Status();
+  return r < 0 ? FromBus(method, err.e, r) : Status();
 }
 
 Status SystemdInitSystem::RunJob(const char* method, const std::string& unit) {
@@ -220,9 +219,8 @@ Status SystemdInitSystem::RunJob(const char* method, const std::string& unit) {
   KKADM_RETURN_IF_ERROR(CallSubscription("Subscribe"));
   Status done = WaitForNewJob(method, unit);
   // The job's outcome is the answer; a failed Unsubscribe only leaves systemd more talkative.
-  if (Status unsubscribed = CallSubscription("Unsubscribe"); !unsubscribed.ok()) {
-    spdlog::debug("{}", unsubscribed.message());
-  }
+  Status unsubscribed = CallSubscription("Unsubscribe");
+  if (!unsubscribed.ok()) spdlog::debug("{}", unsubscribed.message());
   return done;
 }
 
