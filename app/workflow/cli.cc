@@ -86,9 +86,8 @@ CLI::Option* AddLocalFlag(CLI::App& app, const LocalFlag& flag) {
 }
 
 // Adds to app the local flags of entries [begin, end), each name once; returns the copies needed
-// when several phases share a name.
-Result<Copies> AddLocalFlags(CLI::App& app, const Runner& runner, std::size_t begin,
-                             std::size_t end) {
+// when several phases share a name (CheckPhaseFlags made sure they share its type too).
+Copies AddLocalFlags(CLI::App& app, const Runner& runner, std::size_t begin, std::size_t end) {
   std::vector<std::pair<const LocalFlag*, CLI::Option*>> added;
   Copies copies;
   for (std::size_t i = begin; i < end; ++i) {
@@ -97,9 +96,6 @@ Result<Copies> AddLocalFlags(CLI::App& app, const Runner& runner, std::size_t be
                                [&flag](const auto& a) { return a.first->name == flag.name; });
       if (same == added.end()) {
         added.emplace_back(&flag, AddLocalFlag(app, flag));
-      } else if (same->first->target.index() != flag.target.index()) {
-        return Internal("local flag --" + flag.name + " of phase " + runner.entries()[i].path +
-                        " has another type than a flag of the same name");
       } else if (same->first->target != flag.target) {
         copies.push_back(Copy{same->second, same->first->target, flag.target});
       }
@@ -108,9 +104,9 @@ Result<Copies> AddLocalFlags(CLI::App& app, const Runner& runner, std::size_t be
   return copies;
 }
 
-// Adds to app every_phase_flags and the inherit_flags of entries [begin, end), each name once.
-Status AddInheritedFlags(CLI::App& app, const Binding& binding, std::size_t begin,
-                         std::size_t end) {
+// Adds to app every_phase_flags and the inherit_flags of entries [begin, end), each name once
+// (CheckPhaseFlags made sure that each is in the FlagSet).
+void AddInheritedFlags(CLI::App& app, const Binding& binding, std::size_t begin, std::size_t end) {
   std::vector<std::string> names = binding.options.every_phase_flags;
   for (std::size_t i = begin; i < end; ++i) {
     const auto& inherit = binding.runner.entries()[i].phase->inherit_flags;
@@ -118,18 +114,12 @@ Status AddInheritedFlags(CLI::App& app, const Binding& binding, std::size_t begi
   }
   std::set<std::string> added;
   for (const auto& name : names) {
-    if (!added.insert(name).second) continue;
-    if (binding.flags.Add(app, name) == nullptr) {
-      return Internal("phase subcommand \"" + app.get_name() + "\" inherits unknown flag \"" +
-                      name + "\"");
-    }
+    if (added.insert(name).second) binding.flags.Add(app, name);
   }
-  return Status::Ok();
 }
 
-Result<Copies> AddPhaseFlags(CLI::App& app, const Binding& binding, std::size_t begin,
-                             std::size_t end) {
-  KKADM_RETURN_IF_ERROR(AddInheritedFlags(app, binding, begin, end));
+Copies AddPhaseFlags(CLI::App& app, const Binding& binding, std::size_t begin, std::size_t end) {
+  AddInheritedFlags(app, binding, begin, end);
   return AddLocalFlags(app, binding.runner, begin, end);
 }
 
@@ -168,7 +158,8 @@ CLI::App* AddPhaseCommand(CLI::App& parent, const Phase& phase) {
   return app;
 }
 
-Status AddPhaseCommands(CLI::App& phase_command, const std::shared_ptr<Binding>& binding) {
+// CLI11 throws CLI::Error for a name it refuses (a bug in the command's definition).
+void AddPhaseCommands(CLI::App& phase_command, const std::shared_ptr<Binding>& binding) {
   const auto& entries = binding->runner.entries();
   std::vector<CLI::App*> apps(entries.size(), nullptr);
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -178,19 +169,14 @@ Status AddPhaseCommands(CLI::App& phase_command, const std::shared_ptr<Binding>&
     CLI::App* app = AddPhaseCommand(*parent, *entry.phase);
     apps[i] = app;
     if (entry.end == i + 1) {
-      Result<Copies> copies = AddPhaseFlags(*app, *binding, i, i + 1);
-      KKADM_RETURN_IF_ERROR(copies.status());
-      SetRunCallback(*app, binding, entry.path, std::move(copies).value());
+      SetRunCallback(*app, binding, entry.path, AddPhaseFlags(*app, *binding, i, i + 1));
       continue;
     }
     SetHelpCallback(app);
     CLI::App* all = app->add_subcommand("all", "Run all " + entry.phase->name + " phases");
     all->fallthrough();
-    Result<Copies> copies = AddPhaseFlags(*all, *binding, i, entry.end);
-    KKADM_RETURN_IF_ERROR(copies.status());
-    SetRunCallback(*all, binding, entry.path, std::move(copies).value());
+    SetRunCallback(*all, binding, entry.path, AddPhaseFlags(*all, *binding, i, entry.end));
   }
-  return Status::Ok();
 }
 
 // Shows the main command's flag group as a plain "Flags:" section instead of CLI11's
@@ -221,8 +207,8 @@ void RunWorkflow(Binding& binding) {
   Report(binding, status, binding.runner.failed_phase());
 }
 
-// What AddPhaseCommands would refuse, checked without building any subcommand: every flag a phase
-// inherits exists, and local flags that share a name within a subtree have one type.
+// What the phase subcommands need of the flag definitions, checked without building them: every
+// flag a phase inherits exists, and local flags that share a name within a subtree have one type.
 Status CheckPhaseFlags(const Binding& binding) {
   const auto& entries = binding.runner.entries();
   for (const auto& name : binding.options.every_phase_flags) {
@@ -269,7 +255,7 @@ Status Bind(CLI::App& cmd, const std::shared_ptr<Binding>& binding) {
   main_flags->enabled_by_default();
   bool built = false;
   if (binding->options.phase_commands_now) {
-    KKADM_RETURN_IF_ERROR(AddPhaseCommands(*phase_command, binding));
+    AddPhaseCommands(*phase_command, binding);  // BindToCommand turns CLI::Error into Internal
     built = true;
   }
   // Otherwise the phase subcommands (a few hundred CLI11 options over all commands, a third of a
@@ -278,9 +264,7 @@ Status Bind(CLI::App& cmd, const std::shared_ptr<Binding>& binding) {
                                     built](std::size_t) mutable {
     main_flags->disabled();  // CLI::TriggerOff's part
     if (std::exchange(built, true)) return;  // parsed again (tests parse one app many times)
-    Status added = AddPhaseCommands(*phase_command, binding);
-    // CheckPhaseFlags passed, so only CLI11 can refuse here: a bug in a command's definition.
-    if (!added.ok()) throw CLI::IncorrectConstruction(added.message());
+    AddPhaseCommands(*phase_command, binding);
   });
 
   cmd.fallthrough();
