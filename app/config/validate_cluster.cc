@@ -84,18 +84,8 @@ void ValidatePodSubnet(const ClusterConfiguration& cfg, Checker& check) {
   }
 }
 
-// The minor of kkadm's built-in version vX.Y.Z (CMake's KKADM_KUBERNETES_VERSION).
-constexpr int BuiltInMinor() {
-  util::Scanner in(build_info::kKubernetesVersion);
-  if (!in.Consume('v') || in.Span(util::IsAsciiDigit).empty() || !in.Consume('.')) return -1;
-  int minor = 0;
-  for (char c : in.Span(util::IsAsciiDigit)) minor = minor * 10 + (c - '0');
-  return in.Consume('.') ? minor : -1;
-}
-static_assert(BuiltInMinor() >= 0, "KKADM_KUBERNETES_VERSION must have the form vX.Y.Z");
-
 // v(\d+)\.(\d+)\.(\d+)([-+][0-9A-Za-z.+-]*)?
-std::optional<util::VersionNumbers> KubernetesVersionNumbers(std::string_view version) {
+constexpr std::optional<util::VersionNumbers> KubernetesVersionNumbers(std::string_view version) {
   util::Scanner in(version);
   auto numbers = in.Consume('v') ? util::ConsumeVersionNumbers(in) : std::nullopt;
   auto in_suffix = [](char c) { return util::IsAsciiAlnum(c) || c == '.' || c == '+' || c == '-'; };
@@ -104,6 +94,16 @@ std::optional<util::VersionNumbers> KubernetesVersionNumbers(std::string_view ve
   }
   return numbers;
 }
+
+// The minor of kkadm's built-in version (CMake's KKADM_KUBERNETES_VERSION).
+constexpr int BuiltInMinor() {
+  auto numbers = KubernetesVersionNumbers(build_info::kKubernetesVersion);
+  if (!numbers) return -1;
+  int minor = 0;
+  for (char c : numbers->minor) minor = minor * 10 + (c - '0');
+  return minor;
+}
+static_assert(BuiltInMinor() >= 0, "KKADM_KUBERNETES_VERSION must be a version such as v1.32.0");
 
 void ValidateVersion(const std::string& version, Checker& check) {
   auto numbers = KubernetesVersionNumbers(version);

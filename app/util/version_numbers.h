@@ -17,7 +17,7 @@ struct VersionNumbers {
 
 // Takes \d+\.\d+\.\d+ from `in` and returns the three runs; nullopt, with `in` unchanged, when the
 // text does not continue so.
-inline std::optional<VersionNumbers> ConsumeVersionNumbers(Scanner& in) {
+constexpr std::optional<VersionNumbers> ConsumeVersionNumbers(Scanner& in) {
   Scanner s = in;
   VersionNumbers v;
   v.major = s.Span(IsAsciiDigit);
