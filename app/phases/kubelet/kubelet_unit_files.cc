@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <utility>
+
 namespace kkadm::phases {
 namespace {
 
@@ -14,22 +17,20 @@ bool HasPackagedUnit(const util::FileSystem& fs) {
          fs.Exists("/usr/lib/systemd/system/kubelet.service");
 }
 
-Result<bool> BaseUnitIsOurs(const util::FileSystem& fs) {
-  std::string path(kKubeletBaseUnitPath);
+// The unit file's bytes; nullopt when there is none.
+Result<std::optional<std::string>> ReadUnitFile(const util::FileSystem& fs, const std::string& path) {
   auto existing = fs.ReadFile(path);
-  if (!existing) {
-    if (existing.error().code() == StatusCode::kNotFound) return true;
-    return existing.error().Wrap("reading " + path);
-  }
-  return existing->rfind(kBaseUnitMarker, 0) == 0;
+  if (existing) return std::optional<std::string>(std::move(*existing));
+  if (existing.error().code() == StatusCode::kNotFound) return std::optional<std::string>();
+  return existing.error().Wrap("reading " + path);
 }
 
-// Leaves a file that already holds `content` with mode 0644 as it is: a unit file whose mtime does
-// not change neither makes systemd rebuild its unit cache nor marks a loaded kubelet.service
-// NeedDaemonReload, so a re-run needs no daemon-reload.
-Status WriteUnitFile(util::FileSystem& fs, const std::string& path, const std::string& content) {
-  auto existing = fs.ReadFile(path);
-  if (existing && *existing == content) {
+// Leaves a file that already holds `content` (`existing`) with mode 0644 as it is: a unit file
+// whose mtime does not change neither makes systemd rebuild its unit cache nor marks a loaded
+// kubelet.service NeedDaemonReload, so a re-run needs no daemon-reload.
+Status WriteUnitFile(util::FileSystem& fs, const std::string& path, const std::string& content,
+                     const std::optional<std::string>& existing) {
+  if (existing == content) {
     auto info = fs.Stat(path);
     if (info && info->type == util::FileType::kRegular && info->mode == 0644) return Status();
   }
@@ -79,16 +80,19 @@ Result<std::vector<std::string>> WriteKubeletUnitFiles(util::FileSystem& fs,
                                                        const KubeletUnitPaths& paths) {
   std::vector<std::string> managed;
   if (!HasPackagedUnit(fs)) {
-    auto ours = BaseUnitIsOurs(fs);
-    if (!ours) return ours.error();
-    if (*ours) {
-      std::string path(kKubeletBaseUnitPath);
-      KKADM_RETURN_IF_ERROR(WriteUnitFile(fs, path, RenderKubeletBaseUnit(paths.kubelet_binary)));
+    std::string path(kKubeletBaseUnitPath);
+    auto existing = ReadUnitFile(fs, path);
+    if (!existing) return existing.error();
+    if (!*existing || (*existing)->rfind(kBaseUnitMarker, 0) == 0) {  // absent or kkadm's own
+      KKADM_RETURN_IF_ERROR(
+          WriteUnitFile(fs, path, RenderKubeletBaseUnit(paths.kubelet_binary), *existing));
       managed.push_back(path);
     }
   }
   std::string drop_in(kKubeletDropInPath);
-  KKADM_RETURN_IF_ERROR(WriteUnitFile(fs, drop_in, RenderKubeletDropIn(paths)));
+  auto existing = ReadUnitFile(fs, drop_in);
+  if (!existing) return existing.error();
+  KKADM_RETURN_IF_ERROR(WriteUnitFile(fs, drop_in, RenderKubeletDropIn(paths), *existing));
   managed.push_back(drop_in);
   return managed;
 }
