@@ -7,6 +7,7 @@
 
 #include "app/util/ascii.h"
 #include "app/util/images.h"
+#include "app/util/version_numbers.h"
 
 namespace kkadm::phases {
 namespace {
@@ -73,9 +74,22 @@ ProbeEndpoint EtcdProbeEndpoint(const StaticPodInput& in) {
   return probe;
 }
 
+// The etcd the Pod will run: etcd.local.imageTag, else the tag kubeadm pairs with the version.
+std::string EtcdTag(const config::ClusterConfiguration& cluster) {
+  const std::string& tag = cluster.etcd.local->image_tag;
+  return tag.empty() ? util::EtcdVersionFor(cluster.kubernetes_version) : tag;
+}
+
 void FillProbes(json& container, const StaticPodInput& in) {
+  if (!EtcdServesLivezReadyz(EtcdTag(*in.cluster))) {
+    // kubeadm 1.30's probes, the last it made before etcd had /livez and /readyz.
+    container.erase("readinessProbe");
+    container["livenessProbe"]["httpGet"]["path"] = "/health?exclude=NOSPACE&serializable=true";
+    container["startupProbe"]["httpGet"]["path"] = "/health?serializable=false";
+  }
   const ProbeEndpoint probe = EtcdProbeEndpoint(in);
-  for (const char* name : {"livenessProbe", "startupProbe"}) {
+  for (const char* name : {"livenessProbe", "readinessProbe", "startupProbe"}) {
+    if (!container.contains(name)) continue;
     util::SetProbeTarget(container[name], probe.host, probe.port);
     container[name]["httpGet"]["scheme"] = probe.scheme;
   }
@@ -84,6 +98,21 @@ void FillProbes(json& container, const StaticPodInput& in) {
 }
 
 }  // namespace
+
+bool EtcdServesLivezReadyz(std::string_view image_tag) {
+  util::Scanner in(image_tag);
+  in.Consume('v');
+  const auto numbers = util::ConsumeVersionNumbers(in);
+  if (!numbers) return true;
+  const auto major = util::DigitsToInt(numbers->major);
+  const auto minor = util::DigitsToInt(numbers->minor);
+  const auto patch = util::DigitsToInt(numbers->patch);
+  if (!major || !minor || !patch) return true;
+  if (*major != 3) return *major > 3;
+  if (*minor == 4) return *patch >= 29;
+  if (*minor == 5) return *patch >= 11;
+  return *minor > 5;
+}
 
 std::string EtcdClientURL(const config::APIEndpoint& endpoint) {
   return "https://" + util::JoinHostPort(endpoint.advertise_address, kEtcdClientPort);

@@ -1,9 +1,10 @@
-// The local etcd static Pod (kubeadm's phases/etcd/local.go, with the flags and probes of kubeadm
-// 1.29-1.32, which both etcd 3.4 and 3.5 accept).
+// The local etcd static Pod (kubeadm 1.32's phases/etcd/local.go). Its flags are those of kubeadm
+// 1.29-1.32, which etcd 3.4 and 3.5 both accept; its probes follow the etcd that will run.
 #pragma once
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/phases/controlplane/static_pod_input.h"
@@ -19,6 +20,13 @@ struct EtcdMember {
   std::string name;
   std::string peer_url;
 };
+
+// Whether the etcd of an image tag ("3.5.16-0", "v3.4.23") serves /livez and /readyz, which etcd
+// added in 3.5.11 and backported to 3.4.29. The Pod probes those, as kubeadm 1.31+ does, unless
+// the tag names an older etcd: then it gets kubeadm 1.30's /health probes, since an older etcd
+// answers 404 to /livez and the kubelet would restart it forever. A tag that is not a version
+// ("latest") gets kubeadm's probes.
+bool EtcdServesLivezReadyz(std::string_view image_tag);
 
 // https://<advertise address>:2379 (IPv6 in brackets).
 std::string EtcdClientURL(const config::APIEndpoint& endpoint);

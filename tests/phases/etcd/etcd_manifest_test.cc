@@ -132,5 +132,55 @@ TEST_F(EtcdManifestTest, CustomImageAndDataDir) {
   EXPECT_TRUE(Has(container["command"].get<std::vector<std::string>>(), "--data-dir=/data/etcd"));
 }
 
+TEST(EtcdServesLivezReadyzTest, FollowsTheReleasesThatAddedTheEndpoints) {
+  for (const char* tag : {"3.5.16-0", "3.5.11", "v3.5.11-0", "3.4.29", "3.4.35-0", "3.6.0",
+                          "3.10.0", "4.0.0", "latest", "", "3.5", "sha-abc", "3.5.99999999999"}) {
+    EXPECT_TRUE(EtcdServesLivezReadyz(tag)) << tag;
+  }
+  for (const char* tag : {"3.5.10-0", "3.5.0", "v3.4.23", "3.4.28-0", "3.4.3", "3.3.99", "2.3.8"}) {
+    EXPECT_FALSE(EtcdServesLivezReadyz(tag)) << tag;
+  }
+}
+
+json Probe(const std::string& path, int failure_threshold, int period, int initial_delay) {
+  json probe = {{"failureThreshold", failure_threshold},
+                {"httpGet",
+                 {{"host", "127.0.0.1"}, {"path", path}, {"port", 2381}, {"scheme", "HTTP"}}},
+                {"periodSeconds", period},
+                {"timeoutSeconds", 15}};
+  if (initial_delay > 0) probe["initialDelaySeconds"] = initial_delay;
+  return probe;
+}
+
+// kubeadm 1.32 (phases/etcd/local.go with util/staticpod's LivenessProbe, ReadinessProbe and
+// StartupProbe): /livez, /readyz, /readyz on the metrics endpoint.
+TEST_F(EtcdManifestTest, DefaultImageGetsKubeadm132Probes) {
+  auto pod = BuildEtcdPod(Input(), {});
+  ASSERT_TRUE(pod.has_value());
+  const json& c = (*pod)["spec"]["containers"][0];
+  EXPECT_EQ(c["livenessProbe"], Probe("/livez", 8, 10, 10));
+  EXPECT_EQ(c["readinessProbe"], Probe("/readyz", 3, 1, 0));
+  EXPECT_EQ(c["startupProbe"], Probe("/readyz", 24, 10, 10));
+}
+
+TEST_F(EtcdManifestTest, OldEtcdTagGetsHealthProbes) {
+  cfg_.cluster.etcd.local->image_tag = "3.4.23-0";
+  cfg_.timeouts.control_plane_component_health_check = std::chrono::minutes(2);
+  cfg_.cluster.etcd.local->extra_args = {{"listen-metrics-urls", "https://[::1]:12381"}};
+  auto pod = BuildEtcdPod(Input(), {});
+  ASSERT_TRUE(pod.has_value());
+  const json& c = (*pod)["spec"]["containers"][0];
+  json liveness = Probe("/health?exclude=NOSPACE&serializable=true", 8, 10, 10);
+  json startup = Probe("/health?serializable=false", 12, 10, 10);
+  for (json* probe : {&liveness, &startup}) {
+    (*probe)["httpGet"]["host"] = "::1";
+    (*probe)["httpGet"]["port"] = 12381;
+    (*probe)["httpGet"]["scheme"] = "HTTPS";
+  }
+  EXPECT_EQ(c["livenessProbe"], liveness);
+  EXPECT_EQ(c["startupProbe"], startup);
+  EXPECT_FALSE(c.contains("readinessProbe"));
+}
+
 }  // namespace
 }  // namespace kkadm::phases
