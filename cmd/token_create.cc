@@ -100,7 +100,7 @@ Result<std::string> Output(const TokenCreateOptions& options, const TokenCommand
                                                 .skip_token_print = false,
                                                 .skip_certificate_key_print = false});
     if (!join) return join.error().Wrap("failed to get join command");
-    return *join + "\n";
+    return phases::SingleLineJoinCommand(*join) + "\n";
   }
   auto token = JoinTokenText(options, deps, plan);
   if (!token) return token.error().Wrap("failed to make the join token");

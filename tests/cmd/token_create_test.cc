@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "app/phases/bootstraptoken/cloud_init.h"
 #include "app/phases/bootstraptoken/token.h"
 #include "app/phases/uploadcerts/upload_certs.h"
@@ -200,16 +202,21 @@ TEST_F(TokenCreateTest, ControlPlaneNeedsKubeadmConfig) {
   EXPECT_EQ(Writes(), 0u);
 }
 
-TEST_F(TokenCreateTest, PrintJoinCommandKeepsKubeadmsForm) {
+// kubeadm's --print-join-command is one line (its join template without the "\\\n\t"
+// continuations), so that scripts can take the first line of the output.
+TEST_F(TokenCreateTest, PrintJoinCommandIsKubeadmsSingleLine) {
   ASSERT_EQ(Run({"token", "create", kToken, "--print-join-command"}), 0) << status_.message();
-  EXPECT_EQ(cmd_out_.str(), "kkadm join 192.0.2.10:6443 --token abcdef.0123456789abcdef \\\n"
-                            "\t--discovery-token-ca-cert-hash " + Pins()[0] + " \n");
+  EXPECT_EQ(cmd_out_.str(), "kkadm join 192.0.2.10:6443 --token abcdef.0123456789abcdef "
+                            "--discovery-token-ca-cert-hash " + Pins()[0] + " \n");
   MakeSharedCerts();
   PutClusterConfiguration("controlPlaneEndpoint: 192.0.2.10:6443\n");
   cmd_out_.str("");
   ASSERT_EQ(Run({"token", "create", "--print-join-command", "--certificate-key", kKey}), 0)
       << status_.message();
-  EXPECT_THAT(cmd_out_.str(), HasSubstr(" \\\n\t--control-plane --certificate-key " + kKey + "\n"));
+  const std::string control_plane = cmd_out_.str();
+  EXPECT_THAT(control_plane, HasSubstr(" --discovery-token-ca-cert-hash " + Pins()[0] +
+                                       " --control-plane --certificate-key " + kKey + "\n"));
+  EXPECT_EQ(std::count(control_plane.begin(), control_plane.end(), '\n'), 1);
 }
 
 TEST_F(TokenCreateTest, PrintCloudInitRunsTheJoinWithTheClustersCriSocket) {

@@ -65,6 +65,19 @@ Result<std::string> JoinCommand(const util::FileSystem& fs, const JoinCommandInp
   return out;
 }
 
+std::string SingleLineJoinCommand(const std::string& command) {
+  std::string out;
+  out.reserve(command.size());
+  for (size_t i = 0; i < command.size(); ++i) {
+    if (command[i] == '\\' && i + 1 < command.size() && command[i + 1] == '\n') {
+      ++i;  // the continuation's newline goes with it
+    } else if (command[i] != '\t') {
+      out += command[i];
+    }
+  }
+  return out;
+}
+
 Result<util::JoinToken> JoinTokenFor(const util::FileSystem& fs, const JoinTokenInput& in) {
   auto cluster = ReadCluster(fs, in.kubeconfig_path);
   if (!cluster) return cluster.error();

@@ -27,6 +27,11 @@ struct JoinCommandInput {
 // NotFound/InvalidArgument when the kubeconfig or its CA cannot be read.
 Result<std::string> JoinCommand(const util::FileSystem& fs, const JoinCommandInput& in);
 
+// JoinCommand's text on one line, as `kubeadm token create --print-join-command` prints it: the
+// "\\\n" continuations and the tabs are removed (kubeadm's strings.ReplaceAll), nothing else, so
+// a script that keeps only the first line of the output (Ansible's stdout_lines[0]) gets it whole.
+std::string SingleLineJoinCommand(const std::string& command);
+
 struct JoinTokenInput {
   std::string kubeconfig_path;         // admin.conf: its cluster's server and CA bundle
   std::string control_plane_endpoint;  // the ClusterConfiguration's, "" or "host[:port]"
