@@ -17,6 +17,8 @@ source "$KKADM_SOURCE_DIR/tests/e2e/lib/sandbox_node.sh"
 
 node_boot bench-node 10.123.0.11 2>/dev/null
 R=$(node_root bench-node)
+# A version, not the default label stable-1: no HTTPS lookup in the measured runs.
+KUBERNETES_VERSION=$("$KKADM" version -o json | sed -n 's/.*"kubernetesVersion": "\(.*\)".*/\1/p')
 printf '#!/bin/sh\nexec sleep infinity\n' >"$(node_dir bench-node)/bin/kubelet"
 cat >"$WORK/init.yaml" <<CFG
 apiVersion: kubeadm.k8s.io/v1beta4
@@ -27,6 +29,7 @@ localAPIEndpoint: {advertiseAddress: 10.123.0.11}
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: ClusterConfiguration
 encryptionAlgorithm: $ALGORITHM
+kubernetesVersion: $KUBERNETES_VERSION
 CFG
 in_node() {  # RUNS ARGS...: command_bench of `kkadm --rootfs R ARGS` in the node
   local runs=$1; shift

@@ -67,7 +67,7 @@ Status Validate(const ConfigOptions& options, CommandContext& context) {
   std::vector<std::string> warnings = docs->warnings;
   const util::Machine& machine = config::ExampleMachine();
   if (docs->init || docs->cluster || (!docs->join && !docs->reset)) {
-    auto init = config::MakeInitConfiguration(*source, {}, machine);
+    auto init = config::MakeInitConfiguration(*source, {}, machine, context.release_versions);
     if (!init) return init.error();
   }
   if (docs->join) {

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include "app/config/release_version.h"
 #include "app/util/host.h"
 #include "app/util/status.h"
 
@@ -28,6 +29,10 @@ struct CommandContext {
   int exit_code = 0;
   // The outcome of the command that ran; Main maps it to exit_code and prints it.
   Status status;
+  // Where Kubernetes version labels are looked up (Main: the release buckets, or
+  // $KKADM_RELEASE_URL); a context without one cannot look labels up, so they fall back to
+  // kkadm's version with kubeadm's warnings.
+  config::ReleaseVersionSource release_versions;
 };
 
 }  // namespace kkadm::cmd

@@ -13,7 +13,8 @@
 
 namespace kkadm::cmd {
 
-Result<config::ClusterConfiguration> LoadImagesConfig(const ImagesListOptions& options) {
+Result<config::ClusterConfiguration> LoadImagesConfig(const ImagesListOptions& options,
+                                                      const config::ReleaseVersionSource& versions) {
   // The same loading, defaulting and validation as `kkadm init`; image names do not depend on
   // this host, so the example machine answers hostname and address questions.
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options.config_path);
@@ -22,7 +23,7 @@ Result<config::ClusterConfiguration> LoadImagesConfig(const ImagesListOptions& o
   if (!options.kubernetes_version.empty()) flags.kubernetes_version = options.kubernetes_version;
   if (!options.image_repository.empty()) flags.image_repository = options.image_repository;
   Result<config::LoadedInit> loaded =
-      config::MakeInitConfiguration(*file, flags, config::ExampleMachine());
+      config::MakeInitConfiguration(*file, flags, config::ExampleMachine(), versions);
   if (!loaded) return loaded.error();
   return std::move(loaded->cfg.cluster);
 }
@@ -53,7 +54,7 @@ void AddImagesCommand(CLI::App& config_cmd, CommandContext& context) {
   list->add_option("--image-repository", options->image_repository,
                    "Choose a container registry to pull control plane images from");
   list->callback([&context, options] {
-    auto cfg = LoadImagesConfig(*options);
+    auto cfg = LoadImagesConfig(*options, context.release_versions);
     if (!cfg.has_value()) {
       context.status = cfg.error();
       return;

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "app/config/release_version.h"
 #include "app/config/types.h"
 #include "app/util/status.h"
 
@@ -24,8 +25,9 @@ void AddImagesCommand(CLI::App& config_cmd, CommandContext& context);
 // The ClusterConfiguration the list is for: kkadm's defaults, then the ClusterConfiguration
 // document of --config (kubernetesVersion, imageRepository, etcd, dns, proxy), then the flags.
 // InvalidArgument when the file cannot be read or parsed. The one place the command decodes a
-// configuration file.
-Result<config::ClusterConfiguration> LoadImagesConfig(const ImagesListOptions& options);
+// configuration file. A version label is looked up in `versions`, as `kkadm init` looks it up.
+Result<config::ClusterConfiguration> LoadImagesConfig(const ImagesListOptions& options,
+                                                      const config::ReleaseVersionSource& versions);
 
 // The text the command prints for `images` in `output` format (kubeadm's output.kubeadm.k8s.io
 // v1alpha3 Images object for json and yaml).

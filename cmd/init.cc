@@ -117,7 +117,8 @@ void InitCommand::Bind(CLI::App& parent) {
 Status InitCommand::MakeInitData() {
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
   if (!file) return file.error();
-  Result<config::LoadedInit> loaded = config::MakeInitConfiguration(*file, options_.flags, *machine_);
+  Result<config::LoadedInit> loaded =
+      config::MakeInitConfiguration(*file, options_.flags, *machine_, context_.release_versions);
   if (!loaded) return NameFlagInError(loaded.error(), options_.flags);
   for (const std::string& warning : loaded->warnings) spdlog::warn("{}", warning);
 

@@ -18,6 +18,7 @@
 #include "cmd/init.h"
 #include "cmd/join.h"
 #include "cmd/kube_client_factory.h"
+#include "cmd/release_versions.h"
 #include "cmd/reset.h"
 #include "cmd/token.h"
 #include "cmd/version.h"
@@ -64,6 +65,7 @@ TokenCommandDeps TokenDeps(CommandContext& context) {
 
 int Main(int argc, char** argv) {
   CommandContext context(std::cout, std::cerr);
+  context.release_versions = ReleaseVersionsFromEnvironment();
   context.global.help_all = std::any_of(argv + 1, argv + argc, [](const char* arg) {
     return std::string_view(arg) == "--help-all";
   });

@@ -30,6 +30,8 @@ localAPIEndpoint:
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: ClusterConfiguration
 encryptionAlgorithm: ECDSA-P256
+# kkadm's own version: the default, stable-1, would be looked up on the internet (docs/config.md).
+kubernetesVersion: $("$KKADM" version -o json | sed -n 's/.*"kubernetesVersion": "\(.*\)".*/\1/p')
 CFG
 
 log "kkadm init --rootfs $R --config kkadm.yaml --upload-certs"

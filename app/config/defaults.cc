@@ -74,20 +74,10 @@ Status SetTokenDefaults(std::vector<BootstrapToken>& tokens) {
   return Status();
 }
 
-// (ci/|release/)?(stable|latest)(-\d+(\.\d+)?)?: the labels kubeadm looks up on the network.
-bool IsVersionLabel(std::string_view version) {
-  util::Scanner in(version);
-  if (!in.Consume("ci/")) in.Consume("release/");
-  if (!in.Consume("stable") && !in.Consume("latest")) return false;
-  if (in.AtEnd()) return true;
-  if (!in.Consume('-') || in.Span(util::IsAsciiDigit).empty()) return false;
-  return in.AtEnd() || (in.Consume('.') && !in.Span(util::IsAsciiDigit).empty() && in.AtEnd());
-}
-
 }  // namespace
 
 std::string ResolveKubernetesVersion(const std::string& version) {
-  if (version.empty() || IsVersionLabel(version)) return build_info::kKubernetesVersion;
+  if (version.empty()) return build_info::kKubernetesVersion;
   util::Scanner bare(version);  // \d+\.\d+\.\d+.*
   if (util::ConsumeVersionNumbers(bare) && util::AllOf(bare.rest(), util::IsNotLineBreak)) {
     return "v" + version;

@@ -10,6 +10,7 @@
 #include "app/config/init_flags.h"
 #include "app/config/join_flags.h"
 #include "app/config/load.h"
+#include "app/config/release_version.h"
 #include "app/config/types.h"
 #include "app/util/machine.h"
 #include "app/util/status.h"
@@ -35,8 +36,11 @@ struct LoadedReset {
 // ignore-preflight-errors, dry-run, skip-phases); any other gives InvalidArgument
 // "can not mix '--config' with arguments [a b]". Flags override the file's values; defaults fill
 // the rest; the result is validated. Loading is lenient: unknown fields and kinds are warnings.
+// A kubernetesVersion label (or none: "stable-1") is looked up in `versions` before defaulting,
+// as kubeadm's dynamic defaults do (ResolveVersionLabel: warnings and fallback on failure).
 Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file, const InitFlags& flags,
-                                         const util::Machine& machine);
+                                         const util::Machine& machine,
+                                         const ReleaseVersionSource& versions);
 Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file, const JoinFlags& flags,
                                          const util::Machine& machine);
 Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& file, const ResetFlags& flags);

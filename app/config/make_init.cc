@@ -83,7 +83,8 @@ void WarnUnexpectedKinds(const LoadedDocuments& docs, std::vector<std::string>& 
 }  // namespace
 
 Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file, const InitFlags& flags,
-                                         const util::Machine& machine) {
+                                         const util::Machine& machine,
+                                         const ReleaseVersionSource& versions) {
   KKADM_RETURN_IF_ERROR(CheckMixedArguments(file.has_value(), flags.SetNames()));
   LoadedInit out;
   std::string init_origin = DefaultedOrigin("InitConfiguration");
@@ -107,6 +108,9 @@ Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file
     out.cfg.component_configs = std::move(docs->component_configs);
   }
   KKADM_RETURN_IF_ERROR(ApplyInitFlags(flags, out.cfg));
+  auto version = ResolveVersionLabel(out.cfg.cluster.kubernetes_version, versions);
+  if (!version) return version.error();
+  out.cfg.cluster.kubernetes_version = *version;
   KKADM_RETURN_IF_ERROR(SetInitDefaults(out.cfg, machine));
   KKADM_RETURN_IF_ERROR(ValidateInitConfiguration(out.cfg, init_origin, cluster_origin, out.warnings));
   return out;

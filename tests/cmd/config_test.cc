@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cmd/context.h"
+#include "tests/fakes/fake_release_versions.h"
 #include "tests/fakes/temp_dir.h"
 
 namespace kkadm::cmd {
@@ -21,9 +22,12 @@ struct CommandRun {
   Status status;
 };
 
-CommandRun RunConfig(std::vector<std::string> args) {
+// Version labels are looked up in `versions` (by default: stable-1 is kkadm's own version).
+CommandRun RunConfig(std::vector<std::string> args, config::ReleaseVersionSource versions =
+                                                        kkadm::testing::StableIsBuiltInVersion()) {
   std::ostringstream out, err;
   CommandContext context(out, err);
+  context.release_versions = std::move(versions);
   CLI::App app("test", "kkadm");
   AddConfigCommand(app, context);
   std::vector<const char*> argv = {"kkadm"};
@@ -150,6 +154,21 @@ TEST(ConfigCommandTest, ValidateReportsInvalidValues) {
   CommandRun missing = RunConfig({"config", "validate", "--config", dir.path() + "/absent.yaml"});
   // An unreadable --config is bad input (exit code 3), like every other config problem.
   EXPECT_EQ(missing.status.code(), StatusCode::kInvalidArgument);
+}
+
+// kubeadm's `config validate` resolves a label as init does: one its release bucket does not know
+// falls back to kkadm's version, which validates.
+TEST(ConfigCommandTest, ValidateLooksTheVersionLabelUp) {
+  kkadm::testing::TempDir dir;
+  std::string path = WriteFile(dir, "k.yaml",
+                               "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"
+                               "kubernetesVersion: stable-1.31\n");
+  auto files = std::make_shared<kkadm::testing::FakeReleaseFiles>();
+  CommandRun run = RunConfig({"config", "validate", "--config", path},
+                             kkadm::testing::FakeReleaseVersions(files));
+  EXPECT_TRUE(run.status.ok()) << run.status.message();
+  EXPECT_EQ(files->fetched,
+            std::vector<std::string>{std::string(config::kReleaseBucketUrl) + "/release/stable-1.31.txt"});
 }
 
 }  // namespace

@@ -6,15 +6,20 @@
 #include <sstream>
 
 #include "cmd/context.h"
+#include "tests/fakes/fake_release_versions.h"
 #include "tests/fakes/temp_dir.h"
 
 namespace kkadm::cmd {
 namespace {
 
 // Runs `kkadm config <args...>` with only the images command wired and returns what it printed.
-std::string RunConfig(std::vector<std::string> args, Status* status = nullptr) {
+// Version labels are looked up in `versions` (by default: stable-1 is kkadm's own version).
+std::string RunConfig(std::vector<std::string> args, Status* status = nullptr,
+                      config::ReleaseVersionSource versions =
+                          kkadm::testing::StableIsBuiltInVersion()) {
   std::ostringstream out, err;
   CommandContext context(out, err);
+  context.release_versions = std::move(versions);
   CLI::App app("kkadm");
   auto* config = app.add_subcommand("config", "config");
   AddImagesCommand(*config, context);
@@ -34,6 +39,16 @@ TEST(ImagesCommandTest, TextListsDefaultImages) {
             "registry.k8s.io/coredns/coredns:v1.11.3\n"
             "registry.k8s.io/pause:3.10\n"
             "registry.k8s.io/etcd:3.5.16-0\n");
+}
+
+// As kubeadm's `config images list`, a label is looked up the way `init` looks it up.
+TEST(ImagesCommandTest, VersionLabelIsLookedUp) {
+  auto files = std::make_shared<kkadm::testing::FakeReleaseFiles>();
+  files->files[std::string(config::kReleaseBucketUrl) + "/release/stable-1.31.txt"] = "v1.31.4";
+  const std::string text = RunConfig({"images", "list", "--kubernetes-version", "stable-1.31"},
+                                     nullptr, kkadm::testing::FakeReleaseVersions(files));
+  EXPECT_EQ(text.rfind("registry.k8s.io/kube-apiserver:v1.31.4\n", 0), 0u) << text;
+  EXPECT_EQ(files->fetched.size(), 1u);
 }
 
 TEST(ImagesCommandTest, JsonAndYamlUseKubeadmsImagesObject) {

@@ -7,9 +7,16 @@
 #include "app/config/make_config.h"
 #include "tests/config/testdata.h"
 #include "tests/fakes/fake_machine.h"
+#include "tests/fakes/fake_release_versions.h"
 
 namespace kkadm::config {
 namespace {
+
+// stable-1 is kkadm's own version: these tests are not about version labels.
+const ReleaseVersionSource& Versions() {
+  static const ReleaseVersionSource versions = kkadm::testing::StableIsBuiltInVersion();
+  return versions;
+}
 
 using ::testing::HasSubstr;
 using kkadm::testing::FakeMachine;
@@ -17,7 +24,7 @@ using kkadm::testing::Testdata;
 
 InitConfiguration MustMakeInit(const ConfigSource& source) {
   FakeMachine machine;
-  auto loaded = MakeInitConfiguration(source, InitFlags{}, machine);
+  auto loaded = MakeInitConfiguration(source, InitFlags{}, machine, Versions());
   EXPECT_TRUE(loaded.has_value()) << loaded.status().message();
   return loaded.has_value() ? loaded->cfg : InitConfiguration{};
 }

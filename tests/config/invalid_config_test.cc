@@ -5,9 +5,16 @@
 #include "app/config/make_config.h"
 #include "tests/config/testdata.h"
 #include "tests/fakes/fake_machine.h"
+#include "tests/fakes/fake_release_versions.h"
 
 namespace kkadm::config {
 namespace {
+
+// stable-1 is kkadm's own version: these tests are not about version labels.
+const ReleaseVersionSource& Versions() {
+  static const ReleaseVersionSource versions = kkadm::testing::StableIsBuiltInVersion();
+  return versions;
+}
 
 constexpr const char* kInit4 = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n";
 constexpr const char* kInit3 = "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n";
@@ -146,7 +153,7 @@ class InvalidConfigTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(InvalidConfigTest, FailsWithOneLineNamingFileFieldAndValue) {
   kkadm::testing::FakeMachine machine;
-  auto loaded = MakeInitConfiguration(ConfigSource{"kubeadm.yaml", GetParam().yaml}, InitFlags{}, machine);
+  auto loaded = MakeInitConfiguration(ConfigSource{"kubeadm.yaml", GetParam().yaml}, InitFlags{}, machine, Versions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(loaded.error().message(), GetParam().message);
@@ -158,7 +165,7 @@ INSTANTIATE_TEST_SUITE_P(Table, InvalidConfigTest, ::testing::ValuesIn(Cases()),
 
 TEST(InvalidConfigFixtureTest, ServiceSubnetFixture) {
   kkadm::testing::FakeMachine machine;
-  auto loaded = MakeInitConfiguration(kkadm::testing::Testdata("bad_service_subnet.yaml"), InitFlags{}, machine);
+  auto loaded = MakeInitConfiguration(kkadm::testing::Testdata("bad_service_subnet.yaml"), InitFlags{}, machine, Versions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message(),
             "bad_service_subnet.yaml: ClusterConfiguration (document 2): networking.serviceSubnet: invalid value "

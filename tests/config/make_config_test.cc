@@ -9,9 +9,16 @@
 #include "build_info.h"
 #include "tests/config/testdata.h"
 #include "tests/fakes/fake_machine.h"
+#include "tests/fakes/fake_release_versions.h"
 
 namespace kkadm::config {
 namespace {
+
+// stable-1 is kkadm's own version: these tests are not about version labels.
+const ReleaseVersionSource& Versions() {
+  static const ReleaseVersionSource versions = kkadm::testing::StableIsBuiltInVersion();
+  return versions;
+}
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -21,7 +28,7 @@ using kkadm::testing::Testdata;
 TEST(MakeInitTest, DefaultsWithoutFileOrFlags) {
   FakeMachine machine;
   machine.hostname = "Node-1.Example";
-  auto loaded = MakeInitConfiguration(std::nullopt, InitFlags{}, machine);
+  auto loaded = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, Versions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   const InitConfiguration& cfg = loaded->cfg;
   EXPECT_EQ(cfg.node_registration.name, "node-1.example");
@@ -45,8 +52,8 @@ TEST(MakeInitTest, DefaultsWithoutFileOrFlags) {
 
 TEST(MakeInitTest, GeneratedTokensDiffer) {
   FakeMachine machine;
-  auto a = MakeInitConfiguration(std::nullopt, InitFlags{}, machine);
-  auto b = MakeInitConfiguration(std::nullopt, InitFlags{}, machine);
+  auto a = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, Versions());
+  auto b = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, Versions());
   ASSERT_TRUE(a && b);
   EXPECT_NE(a->cfg.bootstrap_tokens[0].Token(), b->cfg.bootstrap_tokens[0].Token());
 }
@@ -54,7 +61,7 @@ TEST(MakeInitTest, GeneratedTokensDiffer) {
 TEST(MakeInitTest, NoDefaultRouteIsAnError) {
   FakeMachine machine;
   machine.default_route_address = "";
-  auto loaded = MakeInitConfiguration(std::nullopt, InitFlags{}, machine);
+  auto loaded = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, Versions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_THAT(loaded.error().message(), HasSubstr("unable to select an IP from default routes"));
 }
@@ -78,7 +85,7 @@ TEST(MakeInitTest, FlagsOverrideDefaults) {
   flags.image_repository = "mirror.example.com";
   flags.ignore_preflight_errors = std::vector<std::string>{"Swap,NumCPU"};
   flags.dry_run = true;
-  auto loaded = MakeInitConfiguration(std::nullopt, flags, machine);
+  auto loaded = MakeInitConfiguration(std::nullopt, flags, machine, Versions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   const InitConfiguration& cfg = loaded->cfg;
   EXPECT_EQ(cfg.local_api_endpoint.advertise_address, "10.1.2.3");
@@ -104,19 +111,19 @@ TEST(MakeInitTest, BadFlagValuesAreErrors) {
   FakeMachine machine;
   InitFlags gates;
   gates.feature_gates = "A=yes";
-  auto loaded = MakeInitConfiguration(std::nullopt, gates, machine);
+  auto loaded = MakeInitConfiguration(std::nullopt, gates, machine, Versions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message(),
             "--feature-gates: invalid value \"A=yes\": must be a list of name=true|false pairs separated by commas");
   InitFlags cidr;
   cidr.service_cidr = "nonsense";
-  loaded = MakeInitConfiguration(std::nullopt, cidr, machine);
+  loaded = MakeInitConfiguration(std::nullopt, cidr, machine, Versions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message(),
             "ClusterConfiguration (defaults and flags): networking.serviceSubnet: invalid value \"nonsense\": must be a valid CIDR");
   InitFlags ttl;
   ttl.token_ttl = "forever";
-  loaded = MakeInitConfiguration(std::nullopt, ttl, machine);
+  loaded = MakeInitConfiguration(std::nullopt, ttl, machine, Versions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_THAT(loaded.error().message(), HasSubstr("bootstrapTokens[0].ttl: invalid value \"forever\""));
 }
@@ -129,7 +136,7 @@ TEST(MakeInitTest, ConfigMixedWithBoundFlagsIsRefused) {
   flags.certificate_key = std::string(64, 'a');
   flags.dry_run = true;
   flags.skip_phases = std::vector<std::string>{"addon"};
-  auto loaded = MakeInitConfiguration(Testdata("v1beta3_full.yaml"), flags, machine);
+  auto loaded = MakeInitConfiguration(Testdata("v1beta3_full.yaml"), flags, machine, Versions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(loaded.error().message(),
@@ -143,7 +150,7 @@ TEST(MakeInitTest, AllowedFlagsApplyOverTheFile) {
   flags.dry_run = true;
   flags.skip_phases = std::vector<std::string>{"addon/coredns"};
   flags.ignore_preflight_errors = std::vector<std::string>{"Mem"};
-  auto loaded = MakeInitConfiguration(Testdata("v1beta4_full.yaml"), flags, machine);
+  auto loaded = MakeInitConfiguration(Testdata("v1beta4_full.yaml"), flags, machine, Versions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   EXPECT_EQ(loaded->cfg.node_registration.name, "override");
   EXPECT_TRUE(loaded->cfg.dry_run);
@@ -153,7 +160,7 @@ TEST(MakeInitTest, AllowedFlagsApplyOverTheFile) {
 
 TEST(MakeInitTest, V1beta3FileIsDefaulted) {
   FakeMachine machine;
-  auto loaded = MakeInitConfiguration(Testdata("v1beta3_full.yaml"), InitFlags{}, machine);
+  auto loaded = MakeInitConfiguration(Testdata("v1beta3_full.yaml"), InitFlags{}, machine, Versions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   const InitConfiguration& cfg = loaded->cfg;
   EXPECT_EQ(cfg.timeouts.control_plane_component_health_check, std::chrono::minutes(6));
@@ -168,7 +175,7 @@ TEST(MakeInitTest, UnknownFieldsAndKindsAreWarningsForInit) {
   FakeMachine machine;
   std::string yaml = std::string("apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nbogus: 1\n---\n") +
                      "apiVersion: kubeadm.k8s.io/v1beta4\nkind: JoinConfiguration\ndiscovery: {}\n";
-  auto loaded = MakeInitConfiguration(ConfigSource{"k.yaml", yaml}, InitFlags{}, machine);
+  auto loaded = MakeInitConfiguration(ConfigSource{"k.yaml", yaml}, InitFlags{}, machine, Versions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   EXPECT_THAT(loaded->warnings, ElementsAre("k.yaml: InitConfiguration (document 1): bogus: unknown field",
                                             "k.yaml: JoinConfiguration (document 2): kind: JoinConfiguration is not used by init; ignored"));
@@ -178,7 +185,7 @@ TEST(MakeInitTest, UnknownFeatureGateWarns) {
   FakeMachine machine;
   InitFlags flags;
   flags.feature_gates = "NoSuchGate=true";
-  auto loaded = MakeInitConfiguration(std::nullopt, flags, machine);
+  auto loaded = MakeInitConfiguration(std::nullopt, flags, machine, Versions());
   ASSERT_TRUE(loaded.has_value());
   EXPECT_THAT(loaded->warnings, ElementsAre("ClusterConfiguration (defaults and flags): featureGates.NoSuchGate: "
                                             "unknown feature gate \"NoSuchGate\"; ignored"));

@@ -3,6 +3,10 @@ set -euo pipefail
 
 : "${KKADM:?KKADM must point at the kkadm binary}"
 KKADM_SOURCE_DIR=${KKADM_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)}
+# kubernetesVersion labels (and the default, stable-1) are looked up over HTTPS (docs/config.md).
+# Nothing here may leave the machine: unless the caller names a mirror, lookups go to a closed
+# loopback port and fall back to kkadm's version with kubeadm's warnings, as when air-gapped.
+export KKADM_RELEASE_URL=${KKADM_RELEASE_URL:-https://127.0.0.1:1}
 E2E_NAME=$(basename "$0" .sh)
 E2E_FAILURES=0
 E2E_CHECKS=0
