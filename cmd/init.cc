@@ -128,6 +128,11 @@ Status InitCommand::MakeInitData() {
       phases::preflight::ParseIgnorePreflightErrors({}, data_.cfg.node_registration.ignore_preflight_errors);
   if (!ignored) return ignored.error();
 
+  Result<util::patches::Patcher> patches =
+      util::patches::LoadPatcher(data_.cfg.patches_directory, printer_);
+  if (!patches) return patches.error();
+  data_.patches = std::move(*patches);
+
   data_.dry_run = data_.cfg.dry_run || options_.flags.dry_run.value_or(false);
   Result<std::unique_ptr<OwnedHost>> host =
       MakeHost({context_.global.rootfs, data_.dry_run, "init"}, *machine_, printer_);
@@ -143,7 +148,6 @@ Status InitCommand::MakeInitData() {
   data_.upload_certs = options_.upload_certs;
   data_.skip_token_print = options_.skip_token_print;
   data_.skip_certificate_key_print = options_.skip_certificate_key_print;
-  data_.patches_dir = data_.cfg.patches_directory;
   for (config::BootstrapToken& token : data_.cfg.bootstrap_tokens) {
     if (token.description.empty()) token.description = kDefaultTokenDescription;
   }

@@ -136,13 +136,16 @@ Status JoinCommand::MakeJoinData() {
       phases::preflight::ParseIgnorePreflightErrors({}, data_.cfg.node_registration.ignore_preflight_errors);
   if (!ignored) return ignored.error();
   data_.ignore_preflight_errors = std::move(*ignored);
+  Result<util::patches::Patcher> patches =
+      util::patches::LoadPatcher(data_.cfg.patches_directory, printer_);
+  if (!patches) return patches.error();
+  data_.patches = std::move(*patches);
   data_.dry_run = data_.cfg.dry_run;
   Result<std::unique_ptr<OwnedHost>> host = MakeHost({context_.global.rootfs, data_.dry_run, "join"}, *machine_, printer_);
   if (!host) return host.error();
   host_ = std::move(*host);
   data_.host = &host_->host();
   data_.out = &printer_;
-  data_.patches_dir = data_.cfg.patches_directory;
   if (data_.cfg.discovery.bootstrap_token) {
     data_.discovery_endpoints = {data_.cfg.discovery.bootstrap_token->api_server_endpoint};
     for (const auto& e : options_.extra_endpoints) data_.discovery_endpoints.push_back(e);

@@ -32,6 +32,11 @@ struct Phase {
   // before the first phase runs: a phase starts slow background work it will need there (init's
   // certs and kubeconfig phases start all their keys at once instead of one phase after the other).
   std::function<void()> prepare;
+  // May be empty. Called for every phase selected to run, in order, after data initialisation and
+  // before any phase runs or is prepared: a phase refuses here what it would otherwise only find
+  // out half way, after earlier phases wrote files (a patch that does not apply to its manifest).
+  // An error stops the run as a failure of this phase.
+  std::function<Status()> check;
   std::function<Result<bool>()> run_if;   // may be empty
   std::vector<std::string> inherit_flags; // names of the command's flags this phase's subcommand gets
   std::vector<LocalFlag> local_flags;

@@ -166,6 +166,7 @@ Status Runner::Run(const RunOptions& options) {
   KKADM_RETURN_IF_ERROR(selected.status());
   KKADM_RETURN_IF_ERROR(CheckDependencies(*selected));
   KKADM_RETURN_IF_ERROR(InitData());
+  KKADM_RETURN_IF_ERROR(CheckPhases(*selected));
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     if ((*selected)[i] && entries_[i].phase->prepare) entries_[i].phase->prepare();
   }
@@ -175,6 +176,18 @@ Status Runner::Run(const RunOptions& options) {
     if (!status.ok()) {
       failed_phase_ = entries_[i].path;
       return status;
+    }
+  }
+  return Status::Ok();
+}
+
+Status Runner::CheckPhases(const std::vector<bool>& selected) {
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (!selected[i] || !entries_[i].phase->check) continue;
+    Status status = entries_[i].phase->check();
+    if (!status.ok()) {
+      failed_phase_ = entries_[i].path;
+      return status.Wrap("error execution phase " + entries_[i].path);
     }
   }
   return Status::Ok();

@@ -48,14 +48,15 @@ class Runner {
   // names are: a, a/b, ..."; "<parent>/all" is also accepted as a skip name and skips nothing, as
   // in kubeadm), and every dependency of a selected phase must be the raw name of a selected phase
   // visited earlier (else InvalidArgument "unresolved dependencies:\n\tmissing [x y] phase(s)
-  // needed by "<name>" phase"). Then data is initialised, every selected phase's prepare is called,
-  // and for each selected phase run_if (error
+  // needed by "<name>" phase"). Then data is initialised, every selected phase's check is called
+  // (error -> "error execution phase <path>: <cause>", and no phase runs), then its prepare, and
+  // for each selected phase run_if (error
   // -> "error execution run condition for phase <path>: <cause>"; false -> skipped) and run (error
   // -> "error execution phase <path>: <cause>", same StatusCode). The first failure stops the run;
   // nothing is rolled back.
   Status Run(const RunOptions& options);
 
-  // Full path of the phase whose run or run_if failed in the last Run; empty if none did.
+  // Full path of the phase whose check, run or run_if failed in the last Run; empty if none did.
   const std::string& failed_phase() const { return failed_phase_; }
 
   // Every full path, hidden ones included, in execution order.
@@ -82,6 +83,7 @@ class Runner {
   Status Validate(const std::vector<Phase>& siblings, const std::string& parent_path) const;
   Result<std::vector<bool>> SelectPhases(const RunOptions& options) const;
   Status CheckDependencies(const std::vector<bool>& selected) const;
+  Status CheckPhases(const std::vector<bool>& selected);
   Status RunPhase(const Entry& entry);
   Status InvalidPhaseName(const std::string& name) const;
   std::optional<std::size_t> Find(const std::string& path) const;

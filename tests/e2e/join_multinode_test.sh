@@ -76,11 +76,13 @@ for m in json.load(sys.stdin)["members"]:
     print("%s:%s:%s" % (m.get("name", ""), "learner" if m.get("isLearner") else "voter",
                         "started" if m.get("clientURLs") else "unstarted"))' | sort | tr '\n' ' ' | sed 's/ $//'
 }
-join_control_plane() {  # NODE ADDRESS
-  local start rc=0
+join_control_plane() {  # NODE ADDRESS [FLAGS...]
+  local start rc=0 node=$1 address=$2
+  shift 2
   start=$(now_ms)
-  node_kkadm_on "$1" join "$CP_TOKEN" --apiserver-advertise-address "$2" --ignore-preflight-errors all \
-    >"$WORK/join-$1.out" 2>&1 || rc=$?
+  node_kkadm_on "$node" join "$CP_TOKEN" --apiserver-advertise-address "$address" --ignore-preflight-errors all \
+    "$@" >"$WORK/join-$node.out" 2>&1 || rc=$?
+  set -- "$node" "$address"
   assert_eq "kkadm join <token> on $1 (output: $(tail -25 "$WORK/join-$1.out"))" 0 "$rc"
   record_time "control-plane join $1" $(( $(now_ms) - start ))
   stop_on_failure
@@ -97,7 +99,22 @@ join_control_plane() {  # NODE ADDRESS
 }
 join_control_plane cp2 10.123.0.2
 assert_eq "etcd after cp2 joined" "cp1:voter:started cp2:voter:started" "$(etcd_members)"
-join_control_plane cp3 10.123.0.3
+# cp3 joins with --patches: its control-plane and etcd manifests and its kubelet configuration
+# carry them (kubeadm patches every one of them on a control-plane join).
+CP_PATCHES=$WORK/cp3-patches
+mkdir -p "$CP_PATCHES"
+printf 'metadata:\n  labels:\n    patched-on: cp3\n' > "$CP_PATCHES/etcd.yaml"
+printf 'metadata:\n  annotations:\n    patched-on: cp3\n' > "$CP_PATCHES/kube-apiserver+merge.yaml"
+printf 'maxPods: 77\n' > "$CP_PATCHES/kubeletconfiguration.yaml"
+join_control_plane cp3 10.123.0.3 --patches "$CP_PATCHES"
+for target in etcd kube-apiserver kubeletconfiguration; do
+  assert_contains "cp3's join patched $target" "$(cat "$WORK/join-cp3.out")" "to target \"$target\""
+done
+CP3=$(node_root cp3)
+assert_contains "cp3's etcd.yaml is patched" "$(cat "$CP3/etc/kubernetes/manifests/etcd.yaml")" "patched-on: cp3"
+assert_contains "cp3's kube-apiserver.yaml is patched" \
+  "$(cat "$CP3/etc/kubernetes/manifests/kube-apiserver.yaml")" "patched-on: cp3"
+assert_contains "cp3's kubelet config is patched" "$(cat "$CP3/var/lib/kubelet/config.yaml")" "maxPods: 77"
 assert_eq "etcd after cp3 joined: 3 voting members" "cp1:voter:started cp2:voter:started cp3:voter:started" "$(etcd_members)"
 check "cp3's API server answers (TLS, cluster CA) from w1" \
   wait_for 30 node_exec_on w1 curl -sSf --max-time 5 --cacert "$PKI1/ca.crt" https://10.123.0.3:6443/healthz

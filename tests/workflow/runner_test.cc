@@ -233,6 +233,41 @@ TEST(RunnerTest, PreparesSelectedPhasesBeforeRunningAny) {
   EXPECT_EQ(*log, (Log{"foo/bar"}));
 }
 
+// check runs for the selected phases only, after data initialisation and before any prepare or
+// run; the first failure stops the run before anything ran, as a failure of that phase.
+TEST(RunnerTest, ChecksSelectedPhasesBeforePreparingOrRunningAny) {
+  auto log = std::make_shared<Log>();
+  std::vector<Phase> phases = Tree(log);
+  bool fail = true;
+  phases[0].prepare = [log] { log->push_back("prepare foo"); };
+  phases[0].children[0].check = [log] {
+    log->push_back("check foo/bar");
+    return Status::Ok();
+  };
+  phases[1].children[0].check = [log, &fail] {
+    log->push_back("check qux/quux");
+    return fail ? InvalidArgument("patches/x.yaml: path not found") : Status::Ok();
+  };
+  Runner runner(std::move(phases));
+  runner.SetDataInitializer([log] {
+    log->push_back("init");
+    return Status::Ok();
+  });
+  Status status = runner.Run({});
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "error execution phase qux/quux: patches/x.yaml: path not found");
+  EXPECT_EQ(runner.failed_phase(), "qux/quux");
+  EXPECT_EQ(*log, (Log{"init", "check foo/bar", "check qux/quux"}));
+
+  log->clear();  // a skipped phase is not checked
+  ASSERT_TRUE(runner.Run(RunOptions{std::nullopt, {"qux"}}).ok());
+  EXPECT_EQ(*log, (Log{"check foo/bar", "prepare foo", "foo", "foo/bar", "foo/baz"}));
+  log->clear();
+  fail = false;
+  ASSERT_TRUE(runner.Run(RunOptions{"qux", {}}).ok());
+  EXPECT_EQ(*log, (Log{"check qux/quux", "qux", "qux/quux", "qux/quux/corge"}));
+}
+
 TEST(RunnerTest, DataInitialiserFailureStopsTheRunAndIsKept) {
   auto log = std::make_shared<Log>();
   Runner runner(Tree(log));

@@ -97,6 +97,41 @@ Result<std::vector<json>> CoreDnsObjects(const config::ClusterConfiguration& clu
   return out;
 }
 
+namespace {
+
+json* Deployment(std::vector<json>& objects) {
+  for (json& object : objects) {
+    if (object.value("kind", "") == "Deployment") return &object;
+  }
+  return nullptr;
+}
+
+Status DeploymentPatchFailed(Status error) {
+  return std::move(error).Wrap("could not apply patches to the CoreDNS Deployment");
+}
+
+}  // namespace
+
+Status PatchCoreDnsDeployment(const util::patches::Patcher& patches, std::vector<json>& objects) {
+  json* deployment = Deployment(objects);
+  if (deployment == nullptr) return Internal("the CoreDNS objects hold no Deployment");
+  auto patched = patches.Apply(kCoreDnsDeploymentTarget, std::move(*deployment));
+  if (!patched) return DeploymentPatchFailed(patched.error());
+  *deployment = std::move(*patched);
+  return Status::Ok();
+}
+
+Status CheckCoreDnsPatches(const config::ClusterConfiguration& cluster,
+                           const util::patches::Patcher& patches) {
+  if (!patches.Patches(kCoreDnsDeploymentTarget)) return Status::Ok();
+  auto objects = CoreDnsObjects(cluster);
+  if (!objects) return objects.error();
+  json* deployment = Deployment(*objects);
+  if (deployment == nullptr) return Internal("the CoreDNS objects hold no Deployment");
+  Status applies = patches.Check(kCoreDnsDeploymentTarget, *deployment);
+  return applies.ok() ? applies : DeploymentPatchFailed(std::move(applies));
+}
+
 std::string ControlPlaneUrl(const config::ClusterConfiguration& cluster,
                             const config::APIEndpoint& local_endpoint) {
   const std::string port = std::to_string(local_endpoint.bind_port);

@@ -9,6 +9,7 @@
 
 #include "app/config/types.h"
 #include "app/util/kube_client.h"
+#include "app/util/patches/patcher.h"
 #include "app/util/printer.h"
 #include "app/util/status.h"
 
@@ -20,6 +21,20 @@ std::string Corefile(const std::string& dns_domain);
 // In kubeadm's creation order: ConfigMap coredns, ClusterRole system:coredns, ClusterRoleBinding
 // system:coredns, ServiceAccount coredns, Deployment coredns, Service kube-dns.
 Result<std::vector<nlohmann::json>> CoreDnsObjects(const config::ClusterConfiguration& cluster);
+
+// The patch target of the CoreDNS Deployment, as kubeadm names it.
+inline constexpr const char* kCoreDnsDeploymentTarget = "corednsdeployment";
+
+// Applies the patches of target "corednsdeployment" to the Deployment among CoreDnsObjects'
+// `objects`, as kubeadm patches it before it prints or creates it (printing kubeadm's [patches]
+// lines). Error: "could not apply patches to the CoreDNS Deployment: <file>: <problem>".
+Status PatchCoreDnsDeployment(const util::patches::Patcher& patches,
+                              std::vector<nlohmann::json>& objects);
+
+// Checks, printing and creating nothing, that the CoreDNS Deployment patches apply: run before a
+// command writes its first file.
+Status CheckCoreDnsPatches(const config::ClusterConfiguration& cluster,
+                           const util::patches::Patcher& patches);
 
 // https://<controlPlaneEndpoint (port: its own or bindPort)> or https://<advertise>:<bindPort>,
 // IPv6 addresses bracketed.

@@ -47,8 +47,14 @@ workflow::Phase NewAddonPhase(InitData& data) {
           spdlog::debug("[addons] the CoreDNS addon is disabled; skipping it");
           return Status::Ok();
         }
-        return Install(data, CoreDnsObjects(data.cfg.cluster), "CoreDNS");
+        auto objects = CoreDnsObjects(data.cfg.cluster);
+        if (objects) KKADM_RETURN_IF_ERROR(PatchCoreDnsDeployment(data.patches, *objects));
+        return Install(data, objects, "CoreDNS");
       });
+  coredns.check = [&data] {
+    if (data.cfg.cluster.dns.disabled) return Status::Ok();
+    return CheckCoreDnsPatches(data.cfg.cluster, data.patches);
+  };
   coredns.inherit_flags = {"config", "kubeconfig", "kubernetes-version", "image-repository",
                            "service-cidr", "service-dns-domain", "feature-gates", "dry-run"};
   workflow::Phase proxy = Child(

@@ -26,18 +26,22 @@ std::vector<std::string> PhaseFlags(const std::string& component) {
   return flags;
 }
 
-workflow::Phase Subphase(InitData& data, const ManifestPatcher& patcher, const char* name,
-                         const std::string& component) {
+workflow::Phase Subphase(InitData& data, const char* name, const std::string& component) {
   // Fields are assigned one by one: GCC 12 warns on designated initializers that skip members.
   workflow::Phase phase;
   phase.name = name;
   phase.description = "Generates the " + component + " static Pod manifest";
   phase.example = kExample;
-  phase.run = [&data, patcher, component] {
+  phase.run = [&data, component] {
     data.printer().Line("control-plane", "Creating static Pod manifest for \"" + component + "\"");
     return CreateControlPlaneManifest(component, StaticPodInputFromInit(data), data.fs(),
-                                      data.manifest_dir, patcher,
+                                      data.manifest_dir, PatcherFor(data.patches),
                                       data.dry_run ? &data.printer() : nullptr);
+  };
+  phase.check = [&data, component] {
+    return CheckPodPatches(data.patches, component, [&data, &component] {
+      return BuildControlPlanePod(component, StaticPodInputFromInit(data));
+    });
   };
   phase.inherit_flags = PhaseFlags(component);
   return phase;
@@ -45,16 +49,16 @@ workflow::Phase Subphase(InitData& data, const ManifestPatcher& patcher, const c
 
 }  // namespace
 
-workflow::Phase NewControlPlanePhase(InitData& data, ManifestPatcher patcher) {
+workflow::Phase NewControlPlanePhase(InitData& data) {
   workflow::Phase phase;
   phase.name = "control-plane";
   phase.description =
       "Generate all static Pod manifest files necessary to establish the control plane";
   phase.long_description =
       "This command is not meant to be run on its own. See list of available subcommands.";
-  phase.children = {Subphase(data, patcher, "apiserver", kKubeAPIServer),
-                    Subphase(data, patcher, "controller-manager", kKubeControllerManager),
-                    Subphase(data, patcher, "scheduler", kKubeScheduler)};
+  phase.children = {Subphase(data, "apiserver", kKubeAPIServer),
+                    Subphase(data, "controller-manager", kKubeControllerManager),
+                    Subphase(data, "scheduler", kKubeScheduler)};
   phase.run = [&data] {
     data.printer().Line("control-plane", "Using manifest folder \"" + data.manifest_dir + "\"");
     return Status::Ok();

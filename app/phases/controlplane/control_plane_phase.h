@@ -2,14 +2,13 @@
 // kube-scheduler static Pod manifests.
 #pragma once
 
-#include "app/phases/controlplane/static_pod_input.h"
 #include "app/phases/init/init_data.h"
 #include "app/workflow/phase.h"
 
 namespace kkadm::phases {
 
-// Children apiserver, controller-manager, scheduler. `patcher` (may be empty) is applied to each
-// Pod before it is written (the --patches directory).
-workflow::Phase NewControlPlanePhase(InitData& data, ManifestPatcher patcher = {});
+// Children apiserver, controller-manager, scheduler. The command's patches are applied to each Pod
+// before it is written, and checked to apply before any phase runs.
+workflow::Phase NewControlPlanePhase(InitData& data);
 
 }  // namespace kkadm::phases

@@ -7,6 +7,14 @@ namespace kkadm::phases {
 
 using nlohmann::json;
 
+namespace {
+
+Status PatchingFailed(const std::string& target, Status error) {
+  return std::move(error).Wrap("patching the \"" + target + "\" manifest");
+}
+
+}  // namespace
+
 std::string JoinPath(const std::string& dir, const std::string& name) {
   if (!dir.empty() && dir.back() == '/') return dir + name;
   return dir + "/" + name;
@@ -26,14 +34,27 @@ void FillContainer(json& pod, const std::string& image, const StaticPodInput& in
   }
 }
 
+ManifestPatcher PatcherFor(const util::patches::Patcher& patches) {
+  return [&patches](const std::string& target, json pod) {
+    return patches.Apply(target, std::move(pod));
+  };
+}
+
+Status CheckPodPatches(const util::patches::Patcher& patches, const std::string& target,
+                       const std::function<Result<json>()>& build) {
+  if (!patches.Patches(target)) return Status::Ok();
+  Result<json> pod = build();
+  if (!pod) return pod.error();
+  Status applies = patches.Check(target, *pod);
+  return applies.ok() ? applies : PatchingFailed(target, std::move(applies));
+}
+
 Status PatchAndWritePod(const std::string& target, json pod, const ManifestPatcher& patcher,
                         util::FileSystem& fs, const std::string& manifest_dir,
                         util::Printer* dry_run_printer) {
   if (patcher) {
     auto patched = patcher(target, std::move(pod));
-    if (!patched.has_value()) {
-      return std::move(patched).error().Wrap("patching the \"" + target + "\" manifest");
-    }
+    if (!patched.has_value()) return PatchingFailed(target, std::move(patched).error());
     pod = std::move(patched).value();
   }
   return util::WriteStaticPodManifest(fs, manifest_dir, target, util::ToKubernetesYaml(pod),

@@ -10,6 +10,7 @@
 
 #include "app/config/types.h"
 #include "app/util/file_system.h"
+#include "app/util/patches/patcher.h"
 #include "app/util/printer.h"
 #include "app/util/static_pod.h"
 #include "app/util/status.h"
@@ -40,6 +41,16 @@ struct StaticPodInput {
 // leaves the Pod as built; an error aborts the write.
 using ManifestPatcher =
     std::function<Result<nlohmann::json>(const std::string& target, nlohmann::json pod)>;
+
+// The ManifestPatcher that applies a command's patches (`patches` must outlive it).
+ManifestPatcher PatcherFor(const util::patches::Patcher& patches);
+
+// Checks, writing and printing nothing, that the patches of `target` apply to the Pod `build`
+// makes; builds nothing when `target` has no patch. Run before the first file of a command is
+// written, so that a patch that does not apply leaves the node untouched. Errors: `build`'s, and
+// the patch's error naming its file, wrapped as PatchAndWritePod wraps it.
+Status CheckPodPatches(const util::patches::Patcher& patches, const std::string& target,
+                       const std::function<Result<nlohmann::json>()>& build);
 
 // <dir>/<name> without a doubled slash (Go's filepath.Join for these clean inputs).
 std::string JoinPath(const std::string& dir, const std::string& name);

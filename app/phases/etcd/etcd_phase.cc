@@ -17,7 +17,7 @@ constexpr const char* kExample =
     "  # read from a configuration file.\n"
     "  kkadm init phase etcd local --config config.yaml";
 
-Status RunEtcdLocal(InitData& data, const ManifestPatcher& patcher) {
+Status RunEtcdLocal(InitData& data) {
   const config::ClusterConfiguration& cluster = data.cfg.cluster;
   if (!cluster.etcd.local) {
     spdlog::info("[etcd] External etcd mode. Skipping the creation of a manifest for local etcd");
@@ -34,20 +34,25 @@ Status RunEtcdLocal(InitData& data, const ManifestPatcher& patcher) {
   data.printer().Line(
       "etcd", "Creating static Pod manifest for local etcd in \"" + data.manifest_dir + "\"");
   return CreateLocalEtcdManifest(StaticPodInputFromInit(data), {}, data.fs(), data.manifest_dir,
-                                 patcher, data.dry_run ? &data.printer() : nullptr)
+                                 PatcherFor(data.patches), data.dry_run ? &data.printer() : nullptr)
       .Wrap("error creating local etcd static pod manifest file");
 }
 
 }  // namespace
 
-workflow::Phase NewEtcdPhase(InitData& data, ManifestPatcher patcher) {
+workflow::Phase NewEtcdPhase(InitData& data) {
   // Fields are assigned one by one: GCC 12 warns on designated initializers that skip members.
   workflow::Phase local;
   local.name = "local";
   local.description =
       "Generate the static Pod manifest file for a local, single-node local etcd instance";
   local.example = kExample;
-  local.run = [&data, patcher] { return RunEtcdLocal(data, patcher); };
+  local.run = [&data] { return RunEtcdLocal(data); };
+  local.check = [&data] {
+    if (!data.cfg.cluster.etcd.local) return Status::Ok();
+    return CheckPodPatches(data.patches, kEtcd,
+                           [&data] { return BuildEtcdPod(StaticPodInputFromInit(data), {}); });
+  };
   local.inherit_flags = {"cert-dir", "config", "image-repository", "patches", "dry-run"};
   workflow::Phase phase;
   phase.name = "etcd";

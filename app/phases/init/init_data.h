@@ -10,6 +10,7 @@
 #include "app/config/types.h"
 #include "app/util/host.h"
 #include "app/util/kube_client.h"
+#include "app/util/patches/patcher.h"
 #include "app/util/printer.h"
 
 namespace kkadm::phases {
@@ -33,7 +34,8 @@ struct InitData {
   bool upload_certs = false;
   bool skip_token_print = false;
   bool skip_certificate_key_print = false;
-  std::string patches_dir;  // --patches or patches.directory; empty for none
+  // The --patches or patches.directory patches, read before any phase runs (none by default).
+  util::patches::Patcher patches;
 
   // True when ca.crt exists without ca.key: kubeadm's external-CA mode. Set by MakeInitData.
   bool external_ca = false;

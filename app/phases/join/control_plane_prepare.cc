@@ -7,6 +7,8 @@
 #include "app/phases/certs/certs.h"
 #include "app/phases/controlplane/init_pod_input.h"
 #include "app/phases/controlplane/manifests.h"
+#include "app/phases/etcd/etcd_manifest.h"
+#include "app/phases/join/kubelet_bootstrap.h"
 #include "app/phases/kubeconfig/kubeconfig_files.h"
 #include "app/phases/uploadcerts/upload_certs.h"
 #include "app/util/pki/key_pool.h"
@@ -24,7 +26,36 @@ bool ExternalCa(const JoinData& data, const config::ClusterConfiguration& cluste
   return data.host->fs.Exists(ca + ".crt") && !data.host->fs.Exists(ca + ".key");
 }
 
+constexpr const char* kControlPlaneComponents[] = {kKubeAPIServer, kKubeControllerManager,
+                                                   kKubeScheduler};
+
+Status CheckControlPlanePodPatches(const util::patches::Patcher& patches,
+                                   const StaticPodInput& input) {
+  for (const char* component : kControlPlaneComponents) {
+    KKADM_RETURN_IF_ERROR(CheckPodPatches(patches, component, [&] {
+      return BuildControlPlanePod(component, input);
+    }));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+Status CheckControlPlaneJoinPatches(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  auto cluster = data.cluster();
+  if (!cluster) return cluster.error();
+  const config::InitConfiguration& cfg = (*cluster)->init_cfg;
+  const StaticPodInput input =
+      StaticPodInputFromConfig(cfg, data.fs(), ExternalCa(data, cfg.cluster));
+  KKADM_RETURN_IF_ERROR(CheckControlPlanePodPatches(data.patches, input));
+  if (cfg.cluster.etcd.local) {
+    const EtcdMember self{input.node_name, EtcdPeerURL(cfg.local_api_endpoint)};
+    KKADM_RETURN_IF_ERROR(
+        CheckPodPatches(data.patches, kEtcd, [&] { return BuildEtcdPod(input, {self}); }));
+  }
+  return CheckKubeletConfigPatches(*data.host, JoinKubeletStartInput(data, **cluster));
+}
 
 Status DownloadCerts(util::KubeClient& client, util::FileSystem& fs, util::Printer& out,
                      const config::ClusterConfiguration& cluster, const std::string& certificate_key) {
@@ -105,9 +136,11 @@ Status RunPrepareControlPlane(JoinData& data) {
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
   data.printer().Line("control-plane", fmt::format("Using manifest folder \"{}\"", data.manifest_dir));
   const StaticPodInput input = StaticPodInputFromConfig(cfg, data.fs(), ExternalCa(data, cfg.cluster));
-  for (const char* component : {kKubeAPIServer, kKubeControllerManager, kKubeScheduler}) {
+  KKADM_RETURN_IF_ERROR(CheckControlPlanePodPatches(data.patches, input));
+  for (const char* component : kControlPlaneComponents) {
     data.printer().Line("control-plane", fmt::format("Creating static Pod manifest for \"{}\"", component));
-    KKADM_RETURN_IF_ERROR(CreateControlPlaneManifest(component, input, data.fs(), data.manifest_dir, {},
+    KKADM_RETURN_IF_ERROR(CreateControlPlaneManifest(component, input, data.fs(), data.manifest_dir,
+                                                     PatcherFor(data.patches),
                                                      data.dry_run ? &data.printer() : nullptr));
   }
   return Status::Ok();

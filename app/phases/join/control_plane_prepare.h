@@ -20,6 +20,11 @@ namespace kkadm::phases {
 Status DownloadCerts(util::KubeClient& client, util::FileSystem& fs, util::Printer& out,
                      const config::ClusterConfiguration& cluster, const std::string& certificate_key);
 
+// Checks, writing nothing, that the command's patches apply to every object a control-plane join
+// writes (the control-plane and etcd Pods, the KubeletConfiguration): run before its first file is
+// written, so that a patch that does not apply leaves the node untouched. A no-op for a worker.
+Status CheckControlPlaneJoinPatches(JoinData& data);
+
 // The phases' work, each a no-op for a worker join.
 Status RunDownloadCerts(JoinData& data);    // only with a certificate key
 Status RunPrepareCerts(JoinData& data);     // every missing CA-signed certificate and the sa keys

@@ -36,6 +36,8 @@ workflow::Phase NewControlPlanePreparePhase(JoinData& data) {
   phase.example =
       "  # Prepares the machine for serving a control plane\n"
       "  kkadm join phase control-plane-prepare all";
+  // Before the first file of the join is written (certificates), every patch must apply.
+  phase.run = [&data] { return CheckControlPlaneJoinPatches(data); };
   phase.children = {
       Subphase("download-certs",
                "Download certificates shared among control-plane nodes from the kubeadm-certs Secret",

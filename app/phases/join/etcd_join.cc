@@ -121,7 +121,8 @@ Status DryRunJoinEtcd(JoinData& data, const StaticPodInput& input, const std::st
   data.printer().Line("etcd", "Would add etcd member: " + peer_url);
   data.printer().Line("etcd", "Creating static Pod manifest for \"etcd\"");
   KKADM_RETURN_IF_ERROR(CreateLocalEtcdManifest(input, {EtcdMember{input.node_name, peer_url}}, data.fs(),
-                                                data.manifest_dir, {}, &data.printer()));
+                                                data.manifest_dir, PatcherFor(data.patches),
+                                                &data.printer()));
   data.printer().Line("etcd", "Would wait for the new etcd member to join the cluster");
   return Status::Ok();
 }
@@ -176,6 +177,10 @@ Status RunJoinEtcd(JoinData& data) {
   const std::string& data_dir = cfg.cluster.etcd.local->data_dir;
   const StaticPodInput input = StaticPodInputFromConfig(cfg, data.fs(), false);
   const std::string peer_url = EtcdPeerURL(cfg.local_api_endpoint);
+  // The member is added to etcd's cluster only once its manifest is sure to be written.
+  KKADM_RETURN_IF_ERROR(CheckPodPatches(data.patches, kEtcd, [&] {
+    return BuildEtcdPod(input, {EtcdMember{input.node_name, peer_url}});
+  }));
   if (data.dry_run) {
     data.printer().Line("control-plane-join", "Would ensure that \"" + data_dir + "\" directory is present");
     return DryRunJoinEtcd(data, input, peer_url);
@@ -188,7 +193,8 @@ Status RunJoinEtcd(JoinData& data) {
   if (!added) return added.error().Wrap("error adding the etcd member " + peer_url);
   data.printer().Line("etcd", "Announced new etcd member joining to the existing etcd cluster");
   data.printer().Line("etcd", "Creating static Pod manifest for \"etcd\"");
-  KKADM_RETURN_IF_ERROR(CreateLocalEtcdManifest(input, added->initial_cluster, data.fs(), data.manifest_dir, {}, nullptr)
+  KKADM_RETURN_IF_ERROR(CreateLocalEtcdManifest(input, added->initial_cluster, data.fs(),
+                                                data.manifest_dir, PatcherFor(data.patches), nullptr)
                             .Wrap("error creating local etcd static pod manifest file"));
   if (added->is_learner) {
     KKADM_RETURN_IF_ERROR(PromoteLearner(**client, added->id).Wrap("error promoting the etcd learner " + peer_url));

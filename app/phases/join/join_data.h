@@ -11,6 +11,7 @@
 #include "app/util/etcd_client.h"
 #include "app/util/host.h"
 #include "app/util/kube_client.h"
+#include "app/util/patches/patcher.h"
 #include "app/util/kubeconfig.h"
 #include "app/util/printer.h"
 
@@ -43,7 +44,8 @@ struct JoinData {
 
   // Lower-cased check names from --ignore-preflight-errors and nodeRegistration, or {"all"}.
   std::set<std::string> ignore_preflight_errors;
-  std::string patches_dir;  // --patches or patches.directory; empty for none
+  // The --patches or patches.directory patches, read before any phase runs (none by default).
+  util::patches::Patcher patches;
   // The API endpoints to discover from, in order: the configured one first, then the other
   // endpoints of a join token.
   std::vector<std::string> discovery_endpoints;

@@ -96,20 +96,27 @@ std::string KubeletHealthzUrl(const nlohmann::json& kubelet_config) {
   return fmt::format("http://{}:{}/healthz", v6 ? "[" + address + "]" : address, port);
 }
 
+KubeletStartInput JoinKubeletStartInput(const JoinData& data, const JoinCluster& cluster) {
+  const config::InitConfiguration& init = cluster.init_cfg;
+  // Workers register with their taints; a control-plane node gets them from mark-control-plane.
+  return KubeletStartInput{.cluster = init.cluster,
+                           .node = data.cfg.node_registration,
+                           .kubelet_config = init.component_configs.kubelet,
+                           .kubelet_dir = data.kubelet_dir,
+                           .kubeconfig_dir = data.kubeconfig_dir,
+                           .manifest_dir = data.manifest_dir,
+                           .register_taints = !data.control_plane(),
+                           .patches = data.patches};
+}
+
 Status RunJoinKubeletStart(JoinData& data) {
   auto cluster = data.cluster();
   if (!cluster) return cluster.error();
+  const KubeletStartInput in = JoinKubeletStartInput(data, **cluster);
+  // A patch that does not apply is found before the bootstrap files are written.
+  KKADM_RETURN_IF_ERROR(CheckKubeletConfigPatches(*data.host, in));
   RemoveOnExit remove_bootstrap(data.fs(), data.bootstrap_kubeconfig_path());
   KKADM_RETURN_IF_ERROR(WriteBootstrapFiles(data, **cluster));
-  const config::InitConfiguration& init = (*cluster)->init_cfg;
-  // Workers register with their taints; a control-plane node gets them from mark-control-plane.
-  KubeletStartInput in{.cluster = init.cluster,
-                       .node = data.cfg.node_registration,
-                       .kubelet_config = init.component_configs.kubelet,
-                       .kubelet_dir = data.kubelet_dir,
-                       .kubeconfig_dir = data.kubeconfig_dir,
-                       .manifest_dir = data.manifest_dir,
-                       .register_taints = !data.control_plane()};
   KKADM_RETURN_IF_ERROR(RunKubeletStart(*data.host, data.printer(), in));
   if (data.dry_run) {
     data.printer().Line(kPrefix, "Would wait for the kubelet to perform the TLS Bootstrap");

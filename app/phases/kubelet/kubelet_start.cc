@@ -42,14 +42,24 @@ Status WriteFlagsEnv(util::Host& host, util::Printer& out, const KubeletStartInp
   return WriteKubeletDirFile(host.fs, in.kubelet_dir, kKubeadmFlagsEnvName, content);
 }
 
-Status WriteConfigYaml(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
-  auto doc = BuildKubeletConfiguration(
+Result<nlohmann::json> KubeletConfig(const util::Host& host, const KubeletStartInput& in) {
+  return BuildKubeletConfiguration(
       {.cluster = in.cluster,
        .user = in.kubelet_config,
        .static_pod_path = in.manifest_dir,
        .systemd_resolv_conf = host.fs.Exists(std::string(kSystemdResolvConf))});
+}
+
+Status PatchingFailed(Status error) {
+  return std::move(error).Wrap("could not apply patches to the KubeletConfiguration");
+}
+
+Status WriteConfigYaml(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
+  auto doc = KubeletConfig(host, in);
   if (!doc) return doc.error();
-  auto yaml = RenderYaml(*doc);
+  auto patched = in.patches.Apply(kKubeletConfigurationTarget, std::move(*doc));
+  if (!patched) return PatchingFailed(patched.error());
+  auto yaml = RenderYaml(*patched);
   if (!yaml) return yaml.error();
   out.Line(kPrefix, fmt::format("Writing kubelet configuration to file \"{}/{}\"", in.kubelet_dir,
                                 kKubeletConfigName));
@@ -58,8 +68,17 @@ Status WriteConfigYaml(util::Host& host, util::Printer& out, const KubeletStartI
 
 }  // namespace
 
+Status CheckKubeletConfigPatches(const util::Host& host, const KubeletStartInput& in) {
+  if (!in.patches.Patches(kKubeletConfigurationTarget)) return Status::Ok();
+  auto doc = KubeletConfig(host, in);
+  if (!doc) return doc.error();
+  Status applies = in.patches.Check(kKubeletConfigurationTarget, *doc);
+  return applies.ok() ? applies : PatchingFailed(std::move(applies));
+}
+
 Result<std::vector<std::string>> WriteKubeletFiles(util::Host& host, util::Printer& out,
                                                    const KubeletStartInput& in) {
+  KKADM_RETURN_IF_ERROR(CheckKubeletConfigPatches(host, in));
   KKADM_RETURN_IF_ERROR(WriteFlagsEnv(host, out, in));
   KKADM_RETURN_IF_ERROR(WriteConfigYaml(host, out, in));
   KubeletUnitPaths paths{.kubelet_binary = std::string(kDefaultKubeletBinary),
@@ -89,6 +108,8 @@ Status StartKubelet(util::InitSystem& init, util::Printer& out,
 }
 
 Status RunKubeletStart(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
+  // A running kubelet is left alone when its new configuration cannot be made.
+  KKADM_RETURN_IF_ERROR(CheckKubeletConfigPatches(host, in));
   KKADM_RETURN_IF_ERROR(StopKubelet(host.init));
   auto unit_files = WriteKubeletFiles(host, out, in);
   if (!unit_files) return unit_files.error();

@@ -8,6 +8,7 @@
 
 #include "app/config/types.h"
 #include "app/util/host.h"
+#include "app/util/patches/patcher.h"
 #include "app/util/printer.h"
 
 namespace kkadm::phases {
@@ -20,12 +21,23 @@ struct KubeletStartInput {
   std::string kubeconfig_dir = "/etc/kubernetes";
   std::string manifest_dir = "/etc/kubernetes/manifests";
   bool register_taints = false;  // join workers pass their taints as --register-with-taints
+  // Applied to the KubeletConfiguration (target "kubeletconfiguration") before it is written.
+  util::patches::Patcher patches;
 };
+
+// The patch target of the KubeletConfiguration, as kubeadm names it.
+inline constexpr const char* kKubeletConfigurationTarget = "kubeletconfiguration";
+
+// Checks, writing and printing nothing, that in.patches apply to the KubeletConfiguration that
+// WriteKubeletFiles would write. Run before a command writes its first file.
+Status CheckKubeletConfigPatches(const util::Host& host, const KubeletStartInput& in);
 
 // Writes <kubelet_dir>/kubeadm-flags.env and <kubelet_dir>/config.yaml (0644, the directory 0700
 // when created) and the unit files (kubelet_unit_files.h), printing kubeadm's
-// "[kubelet-start] Writing ..." lines. Rewrites them every run (unit files only when they
-// changed); the same input gives the same bytes. Returns the node paths of kkadm's unit files.
+// "[kubelet-start] Writing ..." lines. The KubeletConfiguration is patched (with kubeadm's
+// "[patches] ..." lines), and checked to apply before the first file is written. Rewrites them
+// every run (unit files only when they changed); the same input gives the same bytes. Returns the
+// node paths of kkadm's unit files.
 Result<std::vector<std::string>> WriteKubeletFiles(util::Host& host, util::Printer& out,
                                                    const KubeletStartInput& in);
 

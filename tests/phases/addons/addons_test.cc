@@ -131,6 +131,41 @@ TEST_F(AddonsTest, PrintManifestCreatesNothing) {
   EXPECT_TRUE(client_.calls().empty());
 }
 
+// kubeadm patches the CoreDNS Deployment (apps/v1 strategic merge: containers merge by name).
+TEST_F(AddonsTest, CoreDnsDeploymentIsPatchedBeforeItIsCreated) {
+  auto set = util::patches::LoadPatchSet(
+      {{"/p/corednsdeployment.yaml",
+        "spec:\n  replicas: 3\n  template:\n    spec:\n      containers:\n"
+        "      - name: coredns\n        resources: {limits: {memory: 250Mi}}\n"}});
+  ASSERT_TRUE(set.has_value()) << set.status().ToString();
+  data_.patches = util::patches::Patcher("/p", std::move(*set), printer_);
+  workflow::Phase phase = NewAddonPhase(data_);
+  ASSERT_TRUE(phase.children[0].check().ok());
+  ASSERT_TRUE(RunTree(phase).ok());
+  json deployment = client_.Object(std::string(kApps) + "deployments/coredns");
+  EXPECT_EQ(deployment["spec"]["replicas"], 3);
+  const json& container = deployment["spec"]["template"]["spec"]["containers"][0];
+  EXPECT_EQ(container["resources"]["limits"]["memory"], "250Mi");
+  EXPECT_EQ(container["resources"]["requests"]["cpu"], "100m");  // kept from kubeadm's base
+  EXPECT_THAT(out_.str(), HasSubstr("[patches] Applied patch of type "
+                                    "\"application/strategic-merge-patch+json\" to target "
+                                    "\"corednsdeployment\"\n[addons] Applied essential addon: "
+                                    "CoreDNS\n"));
+}
+
+TEST_F(AddonsTest, CoreDnsPatchThatDoesNotApplyIsRefusedByTheCheck) {
+  auto set = util::patches::LoadPatchSet(
+      {{"/p/corednsdeployment+json.json", R"([{"op": "remove", "path": "/spec/paused"}])"}});
+  ASSERT_TRUE(set.has_value());
+  data_.patches = util::patches::Patcher("/p", std::move(*set), printer_);
+  Status status = NewAddonPhase(data_).children[0].check();
+  EXPECT_EQ(status.message(),
+            "could not apply patches to the CoreDNS Deployment: /p/corednsdeployment+json.json: "
+            "invalid JSON patch: operation 1 (\"remove\" /spec/paused): path not found");
+  EXPECT_TRUE(client_.calls().empty());
+  EXPECT_EQ(out_.str(), "");
+}
+
 TEST_F(AddonsTest, DisabledAddonsAreSkipped) {
   data_.cfg.cluster.dns.disabled = true;
   data_.cfg.cluster.proxy.disabled = true;

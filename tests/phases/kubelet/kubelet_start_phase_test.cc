@@ -72,6 +72,45 @@ TEST_F(KubeletStartPhaseTest, StopsWritesThenEnablesReloadsIfStaleStarts) {
   }
 }
 
+// kubeadm's WriteConfigToDisk: the KubeletConfiguration is patched (target
+// "kubeletconfiguration", plain maps) between the env file and the config file lines.
+TEST_F(KubeletStartPhaseTest, PatchesTheKubeletConfiguration) {
+  auto set = util::patches::LoadPatchSet(
+      {{"/p/kubeletconfiguration.yaml", "maxPods: 42\nevictionHard: {memory.available: 5%}\n"}});
+  ASSERT_TRUE(set.has_value());
+  data_.patches = util::patches::Patcher("/p", std::move(*set), printer_);
+  ASSERT_TRUE(NewKubeletStartPhase(data_).check().ok());
+  EXPECT_EQ(out_.str(), "");
+  ASSERT_TRUE(Run().ok());
+  const std::string config = Read("/var/lib/kubelet/config.yaml");
+  EXPECT_NE(config.find("maxPods: 42\n"), std::string::npos) << config;
+  EXPECT_NE(config.find("evictionHard:\n  memory.available: 5%\n"), std::string::npos) << config;
+  EXPECT_NE(out_.str().find("kubeadm-flags.env\"\n"
+                            "[patches] Reading patches from path \"/p\"\n"
+                            "[patches] Found the following patch files: [kubeletconfiguration.yaml]\n"
+                            "[patches] Applied patch of type \"application/strategic-merge-patch+json\" "
+                            "to target \"kubeletconfiguration\"\n"
+                            "[kubelet-start] Writing kubelet configuration"),
+            std::string::npos)
+      << out_.str();
+}
+
+// A patch that does not apply stops kubelet-start before it writes or stops anything.
+TEST_F(KubeletStartPhaseTest, APatchThatDoesNotApplyWritesNothing) {
+  auto set = util::patches::LoadPatchSet(
+      {{"/p/kubeletconfiguration+json.yaml", "- {op: remove, path: /noSuchField}\n"}});
+  ASSERT_TRUE(set.has_value());
+  data_.patches = util::patches::Patcher("/p", std::move(*set), printer_);
+  Status checked = NewKubeletStartPhase(data_).check();
+  EXPECT_EQ(checked.message(),
+            "could not apply patches to the KubeletConfiguration: /p/kubeletconfiguration+json.yaml: "
+            "invalid JSON patch: operation 1 (\"remove\" /noSuchField): path not found");
+  EXPECT_EQ(Run().message(), checked.message());
+  EXPECT_EQ(out_.str(), "");
+  EXPECT_TRUE(init_.calls.empty());
+  EXPECT_FALSE(fs_.Exists("/var/lib/kubelet"));
+}
+
 TEST_F(KubeletStartPhaseTest, NotLoadedKubeletIsFineToStop) {
   init_.fail["stop"] = NotFound("StopUnit kubelet.service: org.freedesktop.systemd1.NoSuchUnit");
   EXPECT_TRUE(Run().ok());
