@@ -100,6 +100,7 @@ assert_contains "scheduler document 2" "$(cat "$M/kube-scheduler.yaml")" "priori
 # ---- 2. the real etcd runs from the patched manifest ----------------------------------------------
 # The container command, one argument per line, with the node paths moved under the root.
 mapfile -t cmd < <(awk '/^  - command:/ {on=1; next} on && /^    - / {sub(/^    - /, ""); print; next} on {exit}' "$M/etcd.yaml")
+[ "${cmd[0]:-}" = etcd ] || { fail "etcd.yaml has no etcd command: ${cmd[*]}"; finish; exit 1; }
 args=()
 for arg in "${cmd[@]:1}"; do
   if [[ $arg =~ ^(--[a-z-]+)=(/.*)$ ]]; then arg="${BASH_REMATCH[1]}=$R${BASH_REMATCH[2]}"; fi
