@@ -10,6 +10,7 @@
 #include "app/config/load.h"
 #include "app/config/make_config.h"
 #include "app/config/print_defaults.h"
+#include "app/util/machine_real.h"
 #include "cmd/config_file.h"
 #include "cmd/context.h"
 
@@ -65,7 +66,9 @@ Status Validate(const ConfigOptions& options, CommandContext& context) {
   auto docs = config::LoadDocuments(*source, /*strict=*/true);
   if (!docs) return docs.error();
   std::vector<std::string> warnings = docs->warnings;
-  const util::Machine& machine = config::ExampleMachine();
+  const util::RealMachine real{};
+  const std::unique_ptr<util::Machine> example = config::ExampleMachine(real);
+  const util::Machine& machine = *example;
   if (docs->init || docs->cluster || (!docs->join && !docs->reset)) {
     auto init = config::MakeInitConfiguration(*source, {}, machine, context.release_versions);
     if (!init) return init.error();

@@ -126,6 +126,9 @@ void SetClusterDefaults(ClusterConfiguration& cfg) {
   DefaultString(cfg.certificates_dir, "/etc/kubernetes/pki");
   DefaultString(cfg.image_repository, "registry.k8s.io");
   DefaultString(cfg.cluster_name, "kubernetes");
+  // kubeadm's LowercaseSANs: names such as cloud load balancers' come upper-case, DNS ignores case
+  // and the SAN checks accept only lower case.
+  for (std::string& san : cfg.api_server.cert_sans) san = Lower(san);
   if (!cfg.etcd.local && !cfg.etcd.external) cfg.etcd.local = LocalEtcd{};
   if (cfg.etcd.local) DefaultString(cfg.etcd.local->data_dir, "/var/lib/etcd");
 }

@@ -87,7 +87,7 @@ Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file
   }
   ApplyNodeFlags(flags, out.cfg);
   KKADM_RETURN_IF_ERROR(SetJoinDefaults(out.cfg, machine));
-  KKADM_RETURN_IF_ERROR(ValidateJoinConfiguration(out.cfg, origin, out.warnings));
+  KKADM_RETURN_IF_ERROR(ValidateJoinConfiguration(out.cfg, origin, machine, out.warnings));
   return out;
 }
 

@@ -14,6 +14,7 @@ constexpr const char* kExampleTokenSecret = "0123456789abcdef";
 
 class Example final : public util::Machine {
  public:
+  explicit Example(const util::Machine* paths = nullptr) : paths_(paths) {}
   unsigned EffectiveUid() const override { return 0; }
   int NumCpus() const override { return 2; }
   std::uint64_t MemoryBytes() const override { return 0; }
@@ -28,6 +29,12 @@ class Example final : public util::Machine {
     return NotFound(path + ": the example machine has no sockets");
   }
   std::optional<std::string> Getenv(const std::string&) const override { return std::nullopt; }
+  bool PathExists(const std::string& path) const override {
+    return paths_ != nullptr && paths_->PathExists(path);
+  }
+
+ private:
+  const util::Machine* paths_;
 };
 
 // The 10th address of the first service CIDR (kubeadm's cluster DNS IP).
@@ -47,6 +54,10 @@ std::string DnsServiceIP(const std::string& service_subnet) {
 const util::Machine& ExampleMachine() {
   static const Example machine;
   return machine;
+}
+
+std::unique_ptr<util::Machine> ExampleMachine(const util::Machine& paths) {
+  return std::make_unique<Example>(&paths);
 }
 
 Result<InitConfiguration> InitDefaultsForPrint() {

@@ -3,6 +3,7 @@
 // endpoint kube-apiserver:6443), so the output does not depend on the machine.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "app/config/types.h"
@@ -11,9 +12,12 @@
 
 namespace kkadm::config {
 
-// A Machine answering with the example values above (hostname "node", default route 1.2.3.4);
-// used for printing defaults and by `config validate`, which checks a file, not this host.
+// A Machine answering with the example values above (hostname "node", default route 1.2.3.4), and
+// with no files; used for printing defaults.
 const util::Machine& ExampleMachine();
+// The same, except that PathExists asks `paths` (which must outlive it): `config validate` checks a
+// file, not this host, but a discovery file the file names must exist here, as kubeadm checks.
+std::unique_ptr<util::Machine> ExampleMachine(const util::Machine& paths);
 
 Result<InitConfiguration> InitDefaultsForPrint();
 Result<JoinConfiguration> JoinDefaultsForPrint();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/config/types.h"
+#include "app/util/machine.h"
 #include "app/util/status.h"
 
 namespace kkadm::config {
@@ -32,8 +33,9 @@ Status ValidateClusterConfiguration(const ClusterConfiguration& cfg, const std::
                                     std::vector<std::string>& warnings);
 Status ValidateInitConfiguration(const InitConfiguration& cfg, const std::string& init_origin,
                                  const std::string& cluster_origin, std::vector<std::string>& warnings);
+// `machine` tells whether a discovery file exists.
 Status ValidateJoinConfiguration(const JoinConfiguration& cfg, const std::string& origin,
-                                 std::vector<std::string>& warnings);
+                                 const util::Machine& machine, std::vector<std::string>& warnings);
 Status ValidateResetConfiguration(const ResetConfiguration& cfg, const std::string& origin,
                                   std::vector<std::string>& warnings);
 

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "app/config/field_reader.h"
+#include "app/config/image_repository.h"
 #include "app/config/net_rules.h"
 #include "app/config/validate.h"
 #include "app/util/ascii.h"
@@ -130,6 +131,10 @@ void ValidateSANs(const std::vector<std::string>& sans, const std::string& path,
   }
 }
 
+void ValidateImageRepository(const std::string& value, const std::string& path, Checker& check) {
+  if (auto problem = ImageRepositoryProblem(value)) check.Fail(path, value, *problem);
+}
+
 void ValidateComponent(const ControlPlaneComponent& c, const std::string& path, Checker& check) {
   static const std::set<std::string> kPathTypes = {"", "DirectoryOrCreate", "Directory", "FileOrCreate",
                                                    "File", "Socket", "CharDevice", "BlockDevice"};
@@ -193,17 +198,29 @@ void ValidateEtcd(const Etcd& etcd, Checker& check) {
     }
     ValidateSANs(etcd.local->server_cert_sans, "etcd.local.serverCertSANs", check);
     ValidateSANs(etcd.local->peer_cert_sans, "etcd.local.peerCertSANs", check);
+    if (!etcd.local->image_repository.empty()) {
+      ValidateImageRepository(etcd.local->image_repository, "etcd.local.imageRepository", check);
+    }
     return;
   }
   if (etcd.external) ValidateExternalEtcd(*etcd.external, check);
 }
 
+// kubeadm 1.32's gates (features.go InitFeatureGates); any other name is refused, as kubeadm does.
 void ValidateFeatureGates(const std::map<std::string, bool>& gates, Checker& check) {
-  static const std::set<std::string> kKnown = {
+  static constexpr const char* kKnown =
+      "ControlPlaneKubeletLocalMode, EtcdLearnerMode, NodeLocalCRISocket, PublicKeysECDSA, "
+      "RootlessControlPlane, WaitForAllControlPlaneComponents";
+  static const std::set<std::string> kGates = {
       "ControlPlaneKubeletLocalMode", "EtcdLearnerMode",     "NodeLocalCRISocket", "PublicKeysECDSA",
       "RootlessControlPlane",         "WaitForAllControlPlaneComponents"};
   for (const auto& [name, enabled] : gates) {
-    if (!kKnown.count(name)) check.Warn("featureGates." + name, "unknown feature gate \"" + name + "\"; ignored");
+    if (!kGates.count(name)) {
+      check.Fail("featureGates", name, std::string("not a valid feature gate; known gates: ") + kKnown);
+    } else if (name == "PublicKeysECDSA") {
+      check.Warn("featureGates.PublicKeysECDSA",
+                 "the feature gate is deprecated and will be removed; use encryptionAlgorithm (v1beta4)");
+    }
   }
 }
 
@@ -236,6 +253,10 @@ Status ValidateClusterConfiguration(const ClusterConfiguration& cfg, const std::
   ValidateComponent(cfg.controller_manager, "controllerManager", check);
   ValidateComponent(cfg.scheduler, "scheduler", check);
   ValidateEtcd(cfg.etcd, check);
+  ValidateImageRepository(cfg.image_repository, "imageRepository", check);
+  if (!cfg.dns.image_repository.empty()) {
+    ValidateImageRepository(cfg.dns.image_repository, "dns.imageRepository", check);
+  }
   ValidateAbsolutePath(cfg.certificates_dir, "certificatesDir", check);
   ValidateFeatureGates(cfg.feature_gates, check);
   if (cfg.certificate_validity_period.count() <= 0) {

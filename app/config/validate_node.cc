@@ -1,5 +1,7 @@
 // Validation of InitConfiguration, JoinConfiguration, ResetConfiguration and their shared parts.
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 #include "app/config/field_reader.h"
 #include "app/config/net_rules.h"
@@ -62,18 +64,67 @@ bool IsCaCertHash(std::string_view hash) {
   return in.Consume("sha256:") && !in.Fixed(64, util::IsHexDigit).empty() && in.AtEnd();
 }
 
-void ValidateDiscovery(const Discovery& d, Checker& check) {
+// kubeadm parses the value as a URL: no scheme means a file, which must exist; a scheme must be
+// https. Go's url.Parse sees a scheme in [A-Za-z][A-Za-z0-9+.-]* before the first ':'.
+std::string_view UrlScheme(std::string_view value) {
+  util::Scanner in(value);
+  std::string_view scheme = in.Run(util::IsAsciiAlpha, [](char c) {
+    return util::IsAsciiAlnum(c) || c == '+' || c == '-' || c == '.';
+  });
+  return in.Consume(':') ? scheme : std::string_view();
+}
+
+// "https://host[:port][/path...]" with a host Go's URL parser accepts; nullopt when well-formed.
+std::optional<std::string> HttpsUrlProblem(std::string_view url) {
+  util::Scanner in(url);
+  // kkadm's discovery reads only lower-case "https://" URLs; anything else would be read as a file.
+  if (!in.Consume("https://")) return "expected https://<host>[:<port>][/<path>]";
+  std::string_view authority = in.rest().substr(0, in.rest().find_first_of("/?#"));
+  if (authority.find('@') != std::string_view::npos) return "must not carry user information";
+  const size_t close = authority.rfind(']');
+  const size_t colon = authority.rfind(':');
+  std::string_view host = authority;
+  if (colon != std::string_view::npos && (close == std::string_view::npos || colon > close)) {
+    std::string_view port = authority.substr(colon + 1);
+    if (!util::AllOf(port, util::IsAsciiDigit)) return "the port must be a number";
+    host = authority.substr(0, colon);
+  }
+  if (host.empty()) return "the host is missing";
+  auto host_char = [](char c) { return util::IsAsciiAlnum(c) || std::string_view("-._~[]:%").find(c) != std::string_view::npos; };
+  if (!util::AllOf(host, host_char)) return "invalid character in host \"" + std::string(host) + "\"";
+  return std::nullopt;
+}
+
+void ValidateDiscoveryFile(const std::string& value, const util::Machine& machine, Checker& check) {
+  const std::string path = "discovery.file.kubeConfigPath";
+  if (!util::AllOf(value, [](char c) { return static_cast<unsigned char>(c) >= ' ' && c != 0x7f; })) {
+    return check.Fail(path, value, "must not contain control characters");
+  }
+  if (!value.empty() && value.front() == ':') return check.Fail(path, value, "missing protocol scheme");
+  const std::string_view scheme = UrlScheme(value);
+  if (scheme.empty()) {
+    if (!machine.PathExists(value)) {
+      check.Fail(path, value, "no such file on this machine: give an existing kubeconfig file or an https:// URL");
+    }
+    return;
+  }
+  auto lower = [](char c) { return util::IsAsciiUpper(c) ? static_cast<char>(c - 'A' + 'a') : c; };
+  std::string scheme_lower(scheme);
+  std::transform(scheme_lower.begin(), scheme_lower.end(), scheme_lower.begin(), lower);
+  if (scheme_lower != "https") {
+    return check.Fail(path, value, "if a URL is used, the scheme must be https");
+  }
+  if (auto problem = HttpsUrlProblem(value)) check.Fail(path, value, "not a well-formed https URL: " + *problem);
+}
+
+void ValidateDiscovery(const Discovery& d, const util::Machine& machine, Checker& check) {
   if (!d.bootstrap_token && !d.file) {
     return check.Fail("discovery", "", "one of discovery.bootstrapToken or discovery.file must be set");
   }
   if (d.bootstrap_token && d.file) {
     return check.Fail("discovery", "", "discovery.bootstrapToken and discovery.file are mutually exclusive");
   }
-  if (d.file) {
-    const std::string& path = d.file->kube_config_path;
-    if (path.rfind("https://", 0) != 0) ValidateAbsolutePath(path, "discovery.file.kubeConfigPath", check);
-    return;
-  }
+  if (d.file) return ValidateDiscoveryFile(d.file->kube_config_path, machine, check);
   const BootstrapTokenDiscovery& bt = *d.bootstrap_token;
   ValidateTokenSyntax(bt.token, "discovery.bootstrapToken.token", check);
   if (auto problem = HostPortProblem(bt.api_server_endpoint, true)) {
@@ -170,14 +221,14 @@ Status ValidateInitConfiguration(const InitConfiguration& cfg, const std::string
 }
 
 Status ValidateJoinConfiguration(const JoinConfiguration& cfg, const std::string& origin,
-                                 std::vector<std::string>& warnings) {
+                                 const util::Machine& machine, std::vector<std::string>& warnings) {
   Checker check(origin, warnings);
   ValidateNodeRegistration(cfg.node_registration, "nodeRegistration", check);
   const std::string& ca = cfg.ca_cert_path;
   if (ca.empty() || ca[0] != '/' || ca.size() < 4 || ca.compare(ca.size() - 4, 4, ".crt") != 0) {
     check.Fail("caCertPath", ca, "the CA certificate path must be an absolute path ending in .crt");
   }
-  ValidateDiscovery(cfg.discovery, check);
+  ValidateDiscovery(cfg.discovery, machine, check);
   if (cfg.control_plane) {
     ValidateAPIEndpoint(cfg.control_plane->local_api_endpoint, "controlPlane.localAPIEndpoint", check);
     ValidateCertificateKey(cfg.control_plane->certificate_key, "controlPlane.certificateKey", check);

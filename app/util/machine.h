@@ -33,6 +33,9 @@ class Machine {
   // The value of the environment variable `name` of this process, or nullopt when unset
   // (HTTPS_PROXY / NO_PROXY for the proxy checks).
   virtual std::optional<std::string> Getenv(const std::string& name) const = 0;
+  // Whether anything exists at `path` of the real machine (never under --rootfs), following
+  // symbolic links: a file the user names on the command line, such as a join discovery file.
+  virtual bool PathExists(const std::string& path) const = 0;
 };
 
 }  // namespace kkadm::util

@@ -249,6 +249,11 @@ Status RealMachine::CheckUnixSocket(const std::string& path) const {
   return Status();
 }
 
+bool RealMachine::PathExists(const std::string& path) const {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
 std::optional<std::string> RealMachine::Getenv(const std::string& name) const {
   const char* value = std::getenv(name.c_str());
   if (value == nullptr) return std::nullopt;

@@ -29,6 +29,7 @@ class RealMachine final : public Machine {
   Result<std::string> DefaultRouteAddress() const override;
   Status CheckUnixSocket(const std::string& path) const override;
   std::optional<std::string> Getenv(const std::string& name) const override;
+  bool PathExists(const std::string& path) const override;
 };
 
 // Parsers for the route tables, exposed for tests. Each returns the interface name holding the

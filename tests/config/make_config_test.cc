@@ -181,14 +181,17 @@ TEST(MakeInitTest, UnknownFieldsAndKindsAreWarningsForInit) {
                                             "k.yaml: JoinConfiguration (document 2): kind: JoinConfiguration is not used by init; ignored"));
 }
 
-TEST(MakeInitTest, UnknownFeatureGateWarns) {
+// kubeadm refuses a gate it does not know (validation.go ValidateFeatureGates).
+TEST(MakeInitTest, UnknownFeatureGateFails) {
   FakeMachine machine;
   InitFlags flags;
   flags.feature_gates = "NoSuchGate=true";
   auto loaded = MakeInitConfiguration(std::nullopt, flags, machine, Versions());
-  ASSERT_TRUE(loaded.has_value());
-  EXPECT_THAT(loaded->warnings, ElementsAre("ClusterConfiguration (defaults and flags): featureGates.NoSuchGate: "
-                                            "unknown feature gate \"NoSuchGate\"; ignored"));
+  ASSERT_FALSE(loaded.has_value());
+  EXPECT_EQ(loaded.error().message(),
+            "ClusterConfiguration (defaults and flags): featureGates: invalid value \"NoSuchGate\": not a "
+            "valid feature gate; known gates: ControlPlaneKubeletLocalMode, EtcdLearnerMode, "
+            "NodeLocalCRISocket, PublicKeysECDSA, RootlessControlPlane, WaitForAllControlPlaneComponents");
 }
 
 TEST(MakeJoinTest, FlagsBuildTokenDiscovery) {
@@ -215,6 +218,7 @@ TEST(MakeJoinTest, FlagsBuildTokenDiscovery) {
 
 TEST(MakeJoinTest, ControlPlaneFlags) {
   FakeMachine machine;
+  machine.paths = {"/etc/kubernetes/discovery.conf"};
   JoinFlags flags;
   flags.discovery_file = "file:///etc/kubernetes/discovery.conf";
   flags.control_plane = true;

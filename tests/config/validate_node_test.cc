@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "app/config/validate.h"
+#include "tests/fakes/fake_machine.h"
 #include "tests/fakes/regex_oracle.h"
 
 namespace kkadm::config {
@@ -92,7 +93,9 @@ TEST(ValidateNodeTest, CaCertHashMatchesPattern) {
                                                        .ca_cert_hashes = {hash}};
                            cfg.discovery.tls_bootstrap_token = "abcdef.0123456789abcdef";
                            std::vector<std::string> warnings;
-                           return ValidateJoinConfiguration(cfg, "join.yaml", warnings).ok();
+                           return ValidateJoinConfiguration(cfg, "join.yaml", testing::FakeMachine(),
+                                                            warnings)
+                               .ok();
                          }),
       IsEmpty());
 }

@@ -29,6 +29,7 @@ class FakeMachine final : public util::Machine {
   std::string default_route_address = "192.0.2.10";
   std::set<std::string> unix_sockets = {"/var/run/containerd/containerd.sock"};
   std::map<std::string, std::string> env;
+  std::set<std::string> paths;  // what PathExists finds
 
   unsigned EffectiveUid() const override { return euid; }
   int NumCpus() const override { return cpus; }
@@ -61,6 +62,7 @@ class FakeMachine final : public util::Machine {
     if (it == env.end()) return std::nullopt;
     return it->second;
   }
+  bool PathExists(const std::string& path) const override { return paths.count(path) > 0; }
 };
 
 }  // namespace kkadm::testing

@@ -4,9 +4,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <functional>
 #include <memory>
 
 #include "app/phases/certs/certs.h"
+#include "app/phases/certs/external_ca.h"
 #include "app/util/pki/key_pool.h"
 
 namespace kkadm::phases {
@@ -21,6 +23,14 @@ constexpr char kReuseNote[] =
 certs::CertsEnv Env(InitData& data, util::pki::KeyPool* keys) {
   return certs::CertsEnv{data.cfg,         data.fs(),        data.printer(),
                          data.host->clock, data.external_ca, keys};
+}
+
+// kubeadm refuses an incomplete external CA before any phase runs: without ca.key nothing it
+// lacks could be signed.
+std::function<Status()> ExternalCACheck(InitData& data) {
+  return [&data] {
+    return certs::CheckExternalCACertificates(data.fs(), data.cert_dir(), data.host->clock);
+  };
 }
 
 std::vector<std::string> SubPhaseFlags(const std::string& name) {
@@ -66,6 +76,7 @@ workflow::Phase CertSubPhase(InitData& data, const certs::CertSpec& spec,
     certs::CertsEnv env = Env(data, keys.get());
     return spec.IsCa() ? certs::CreateCA(spec, env) : certs::CreateLeaf(spec, env);
   };
+  phase.check = ExternalCACheck(data);
   phase.inherit_flags = SubPhaseFlags(spec.name);
   return phase;
 }
@@ -86,6 +97,7 @@ workflow::Phase ServiceAccountPhase(InitData& data, std::shared_ptr<util::pki::K
     keys->Clear();  // the last sub-phase: drop keys nobody took
     return s;
   };
+  phase.check = ExternalCACheck(data);
   phase.inherit_flags = {"cert-dir"};
   return phase;
 }

@@ -183,7 +183,7 @@ Status CreateKubeconfigFile(const std::string& file_name, KubeconfigEnv& env) {
       .Wrap("failed to save kubeconfig file \"" + path + "\" on disk");
 }
 
-Status ValidateKubeconfigForExternalCA(const std::string& file_name, KubeconfigEnv& env) {
+Status CheckKubeconfigForExternalCA(const std::string& file_name, KubeconfigEnv& env) {
   auto spec = GetKubeconfigSpec(file_name, env.cfg);
   if (!spec) return spec.error();
   const std::string context = "the " + file_name + " file does not exists or it is not valid";
@@ -199,7 +199,21 @@ Status ValidateKubeconfigForExternalCA(const std::string& file_name, KubeconfigE
     if (!signed_by.ok())
       return signed_by.Wrap(context + ": the client certificate is not signed by the CA");
   }
+  return Status();
+}
+
+Status ValidateKubeconfigForExternalCA(const std::string& file_name, KubeconfigEnv& env) {
+  KKADM_RETURN_IF_ERROR(CheckKubeconfigForExternalCA(file_name, env));
   env.out.Line("kubeconfig", "External CA mode: Using user provided " + file_name);
+  return Status();
+}
+
+Status CheckKubeconfigsForExternalCA(KubeconfigEnv& env) {
+  // kubeadm's ValidateKubeconfigsForExternalCA order: the local-endpoint files first.
+  for (const char* name :
+       {kControllerManagerConf, kSchedulerConf, kAdminConf, kSuperAdminConf, kKubeletConf}) {
+    KKADM_RETURN_IF_ERROR(CheckKubeconfigForExternalCA(name, env));
+  }
   return Status();
 }
 

@@ -61,8 +61,14 @@ struct KubeconfigEnv {
 Status CreateKubeconfigFile(const std::string& file_name, KubeconfigEnv& env);
 
 // External-CA mode: the file must exist, trust ca.crt and carry a client certificate signed by it;
-// nothing is written ("[kubeconfig] External CA mode: Using user provided admin.conf").
+// nothing is written. FailedPrecondition/NotFound "the admin.conf file does not exists or it is not
+// valid: ..." otherwise. Silent.
+Status CheckKubeconfigForExternalCA(const std::string& file_name, KubeconfigEnv& env);
+// The check above, then "[kubeconfig] External CA mode: Using user provided admin.conf".
 Status ValidateKubeconfigForExternalCA(const std::string& file_name, KubeconfigEnv& env);
+// The check above for all five files (kubeadm's ValidateKubeconfigsForExternalCA): done before
+// any phase runs, since none of them can be written without ca.key.
+Status CheckKubeconfigsForExternalCA(KubeconfigEnv& env);
 
 // Starts generating, in env.keys (not null), the client keys of the files that do not exist yet.
 void PregenerateKeys(KubeconfigEnv& env);
