@@ -128,10 +128,10 @@ Status InitCommand::MakeInitData() {
       phases::preflight::ParseIgnorePreflightErrors({}, data_.cfg.node_registration.ignore_preflight_errors);
   if (!ignored) return ignored.error();
 
-  Result<util::patches::Patcher> patches =
-      util::patches::LoadPatcher(data_.cfg.patches_directory, printer_);
-  if (!patches) return patches.error();
-  data_.patches = std::move(*patches);
+  // Read when a phase that patches first needs it (before any phase runs: Phase::check).
+  if (!data_.cfg.patches_directory.empty()) {
+    data_.patches = util::patches::Patcher(data_.cfg.patches_directory, printer_);
+  }
 
   data_.dry_run = data_.cfg.dry_run || options_.flags.dry_run.value_or(false);
   Result<std::unique_ptr<OwnedHost>> host =

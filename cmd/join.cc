@@ -136,10 +136,11 @@ Status JoinCommand::MakeJoinData() {
       phases::preflight::ParseIgnorePreflightErrors({}, data_.cfg.node_registration.ignore_preflight_errors);
   if (!ignored) return ignored.error();
   data_.ignore_preflight_errors = std::move(*ignored);
-  Result<util::patches::Patcher> patches =
-      util::patches::LoadPatcher(data_.cfg.patches_directory, printer_);
-  if (!patches) return patches.error();
-  data_.patches = std::move(*patches);
+  // Read when a phase that patches first needs it: a control-plane join checks its patches after
+  // discovery, before its first file; a worker's kubelet-start before it writes.
+  if (!data_.cfg.patches_directory.empty()) {
+    data_.patches = util::patches::Patcher(data_.cfg.patches_directory, printer_);
+  }
   data_.dry_run = data_.cfg.dry_run;
   Result<std::unique_ptr<OwnedHost>> host = MakeHost({context_.global.rootfs, data_.dry_run, "join"}, *machine_, printer_);
   if (!host) return host.error();

@@ -173,6 +173,12 @@ sed "s|^nodeRegistration:|patches: {directory: $B}\nnodeRegistration:|" "$WORK/i
 out=$("$KKADM" init phase etcd local --rootfs "$R3" --config "$WORK/init-bad.yaml" 2>&1) ||
   fail "etcd local with an unrelated bad patch failed: $out"
 check "etcd.yaml written" test -s "$R3/etc/kubernetes/manifests/etcd.yaml"
+# As kubeadm, a phase that patches nothing never reads the directory: certs alone works with a
+# patches.directory that does not exist.
+sed "s|^nodeRegistration:|patches: {directory: $WORK/no-such-dir}\nnodeRegistration:|" "$WORK/init.yaml" > "$WORK/init-missing.yaml"
+mkdir -p "$WORK/certs-only"
+out=$("$KKADM" init phase certs all --rootfs "$WORK/certs-only" --config "$WORK/init-missing.yaml" 2>&1) ||
+  fail "certs with a missing patches directory failed: $out"
 B2=$WORK/bad-kubelet
 mkdir -p "$B2"
 printf 'maxPods: [1, 2]\n---\n- not a map\n' > "$B2/kubeletconfiguration.yaml"

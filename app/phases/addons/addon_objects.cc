@@ -123,12 +123,13 @@ Status PatchCoreDnsDeployment(const util::patches::Patcher& patches, std::vector
 
 Status CheckCoreDnsPatches(const config::ClusterConfiguration& cluster,
                            const util::patches::Patcher& patches) {
-  if (!patches.Patches(kCoreDnsDeploymentTarget)) return Status::Ok();
-  auto objects = CoreDnsObjects(cluster);
-  if (!objects) return objects.error();
-  json* deployment = Deployment(*objects);
-  if (deployment == nullptr) return Internal("the CoreDNS objects hold no Deployment");
-  Status applies = patches.Check(kCoreDnsDeploymentTarget, *deployment);
+  Status applies = patches.Check(kCoreDnsDeploymentTarget, [&cluster]() -> Result<json> {
+    auto objects = CoreDnsObjects(cluster);
+    if (!objects) return objects.error();
+    json* deployment = Deployment(*objects);
+    if (deployment == nullptr) return Internal("the CoreDNS objects hold no Deployment");
+    return std::move(*deployment);
+  });
   return applies.ok() ? applies : DeploymentPatchFailed(std::move(applies));
 }
 

@@ -42,10 +42,7 @@ ManifestPatcher PatcherFor(const util::patches::Patcher& patches) {
 
 Status CheckPodPatches(const util::patches::Patcher& patches, const std::string& target,
                        const std::function<Result<json>()>& build) {
-  if (!patches.Patches(target)) return Status::Ok();
-  Result<json> pod = build();
-  if (!pod) return pod.error();
-  Status applies = patches.Check(target, *pod);
+  Status applies = patches.Check(target, build);
   return applies.ok() ? applies : PatchingFailed(target, std::move(applies));
 }
 

@@ -46,9 +46,9 @@ using ManifestPatcher =
 ManifestPatcher PatcherFor(const util::patches::Patcher& patches);
 
 // Checks, writing and printing nothing, that the patches of `target` apply to the Pod `build`
-// makes; builds nothing when `target` has no patch. Run before the first file of a command is
-// written, so that a patch that does not apply leaves the node untouched. Errors: `build`'s, and
-// the patch's error naming its file, wrapped as PatchAndWritePod wraps it.
+// makes (util::patches::Patcher::Check); builds nothing when `target` has no patch. Run before the
+// first file of a command is written, so that a patch that does not apply leaves the node
+// untouched. Errors are wrapped as PatchAndWritePod wraps them.
 Status CheckPodPatches(const util::patches::Patcher& patches, const std::string& target,
                        const std::function<Result<nlohmann::json>()>& build);
 

@@ -69,10 +69,8 @@ Status WriteConfigYaml(util::Host& host, util::Printer& out, const KubeletStartI
 }  // namespace
 
 Status CheckKubeletConfigPatches(const util::Host& host, const KubeletStartInput& in) {
-  if (!in.patches.Patches(kKubeletConfigurationTarget)) return Status::Ok();
-  auto doc = KubeletConfig(host, in);
-  if (!doc) return doc.error();
-  Status applies = in.patches.Check(kKubeletConfigurationTarget, *doc);
+  Status applies =
+      in.patches.Check(kKubeletConfigurationTarget, [&] { return KubeletConfig(host, in); });
   return applies.ok() ? applies : PatchingFailed(std::move(applies));
 }
 

@@ -5,36 +5,42 @@
 
 namespace kkadm::util::patches {
 
-Patcher::Patcher(std::string path, PatchSet set, Printer& out)
-    : path_(std::move(path)), set_(std::move(set)), out_(&out) {}
+Patcher::Patcher(std::string dir, Printer& out) : dir_(std::move(dir)), out_(&out) {}
 
-bool Patcher::Patches(std::string_view target) const {
-  return set_.by_target.count(std::string(target)) != 0;
+Patcher::Patcher(std::string dir, PatchSet set, Printer& out) : Patcher(std::move(dir), out) {
+  state_->set = std::move(set);
+}
+
+Result<const PatchSet*> Patcher::Set() const {
+  if (!state_->set) state_->set = ReadPatchDirectory(dir_);
+  if (!state_->set->has_value()) return state_->set->error();
+  return &state_->set->value();
 }
 
 Result<nlohmann::json> Patcher::Apply(std::string_view target, nlohmann::json object) const {
   if (out_ == nullptr) return object;
-  if (!*described_) {
-    *described_ = true;
-    for (const std::string& line : DescribePatchSet(set_, path_)) out_->Raw(line + "\n");
+  Result<const PatchSet*> set = Set();
+  if (!set) return set.error();
+  if (!state_->described) {
+    state_->described = true;
+    for (const std::string& line : DescribePatchSet(**set, dir_)) out_->Raw(line + "\n");
   }
-  Result<PatchedObject> patched = ApplyPatches(set_, target, std::move(object));
+  Result<PatchedObject> patched = ApplyPatches(**set, target, std::move(object));
   if (!patched) return patched.error();
   for (const std::string& line : patched->messages) out_->Raw(line + "\n");
   out_->stream().flush();
   return std::move(patched->object);
 }
 
-Status Patcher::Check(std::string_view target, const nlohmann::json& object) const {
-  if (!Patches(target)) return Status::Ok();
-  return ApplyPatches(set_, target, object).status();
-}
-
-Result<Patcher> LoadPatcher(const std::string& dir, Printer& out) {
-  if (dir.empty()) return Patcher();
-  Result<PatchSet> set = ReadPatchDirectory(dir);
+Status Patcher::Check(std::string_view target,
+                      const std::function<Result<nlohmann::json>()>& build) const {
+  if (out_ == nullptr) return Status::Ok();
+  Result<const PatchSet*> set = Set();
   if (!set) return set.error();
-  return Patcher(dir, std::move(*set), out);
+  if ((*set)->by_target.count(std::string(target)) == 0) return Status::Ok();
+  Result<nlohmann::json> object = build();
+  if (!object) return object.error();
+  return ApplyPatches(**set, target, std::move(*object)).status();
 }
 
 }  // namespace kkadm::util::patches

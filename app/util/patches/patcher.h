@@ -1,11 +1,14 @@
-// Patcher: one command's --patches directory (kubeadm's PatchManager), read once before any phase
-// runs and applied to each object just before it is written.
+// Patcher: one command's --patches directory (kubeadm's PatchManager), read when a phase that
+// patches first needs it and applied to each object just before it is written.
 #pragma once
 
+#include <functional>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include <nlohmann/json.hpp>
 
 #include "app/util/patches/patch_set.h"
 #include "app/util/printer.h"
@@ -15,36 +18,40 @@ namespace kkadm::util::patches {
 
 class Patcher {
  public:
-  // No patches: Apply returns every object as it is and prints nothing.
+  // No patches: Apply returns every object as it is, Check finds nothing, nothing is printed.
   Patcher() = default;
-  // The patches read from `path`; kubeadm's lines go to `out`, which must outlive the Patcher.
-  Patcher(std::string path, PatchSet set, Printer& out);
+  // The patches of the host directory `dir` (user input, like --config), read on first use, as
+  // kubeadm reads its directory only in a phase that patches: a command whose phases patch nothing
+  // never reads it. kubeadm's lines go to `out`, which must outlive the Patcher.
+  Patcher(std::string dir, Printer& out);
+  // Patches already read from `dir`.
+  Patcher(std::string dir, PatchSet set, Printer& out);
 
   // Applies the patches of `target` (a known target, patch_set.h) in order. With a directory, the
   // first call prints kubeadm's "[patches] Reading patches from path ..." lines, as kubeadm's
   // first use of its PatchManager does, whether or not `target` has patches; each patch applied
-  // prints "[patches] Applied patch of
-  // type "<media type>" to target "<target>"". Errors: ApplyPatches's, naming the patch file.
+  // prints "[patches] Applied patch of type "<media type>" to target "<target>"". Errors: the
+  // directory's (ReadPatchDirectory: a missing directory, an unknown target or patch type, a patch
+  // that does not parse), or ApplyPatches's, each naming the directory or file at fault.
   Result<nlohmann::json> Apply(std::string_view target, nlohmann::json object) const;
 
-  // Whether `target` has any patch.
-  bool Patches(std::string_view target) const;
-
-  // Applies the patches of `target` to `object` without printing or keeping the result: a phase
-  // checks before anything is written that its patches will apply. Errors: as Apply.
-  Status Check(std::string_view target, const nlohmann::json& object) const;
+  // Checks, printing nothing and keeping nothing, that the patches of `target` apply to the object
+  // `build` makes: a phase runs this before any file of its command is written. `build` is called
+  // only when `target` has patches. Errors: Apply's, and `build`'s.
+  Status Check(std::string_view target,
+               const std::function<Result<nlohmann::json>()>& build) const;
 
  private:
-  std::string path_;
-  PatchSet set_;
-  Printer* out_ = nullptr;
-  // Shared so that copies of a Patcher print the "Reading patches" lines once between them.
-  std::shared_ptr<bool> described_ = std::make_shared<bool>(false);
-};
+  // Shared by copies of a Patcher, so that the directory is read and described once between them.
+  struct State {
+    std::optional<Result<PatchSet>> set;  // empty until first use
+    bool described = false;
+  };
+  Result<const PatchSet*> Set() const;
 
-// The Patcher for a command: no patches when `dir` is empty, else ReadPatchDirectory(dir) (a host
-// path, like --config). Errors name the directory or the file at fault: a missing directory, an
-// unknown target, an unknown patch type, a patch that does not parse.
-Result<Patcher> LoadPatcher(const std::string& dir, Printer& out);
+  std::string dir_;
+  Printer* out_ = nullptr;
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+};
 
 }  // namespace kkadm::util::patches

@@ -17,10 +17,10 @@ class PatcherTest : public ::testing::Test {
  protected:
   Patcher Load(const std::string& file, const std::string& content) {
     std::ofstream(dir_.path() + "/" + file) << content;
-    Result<Patcher> patcher = LoadPatcher(dir_.path(), printer_);
-    EXPECT_TRUE(patcher.has_value()) << patcher.status().ToString();
-    return std::move(*patcher);
+    return Patcher(dir_.path(), printer_);
   }
+
+  static Result<json> Built(json object) { return object; }
 
   kkadm::testing::TempDir dir_;
   std::ostringstream out_;
@@ -28,12 +28,10 @@ class PatcherTest : public ::testing::Test {
 };
 
 TEST_F(PatcherTest, NoDirectoryMeansNoPatchesAndNoLines) {
-  Result<Patcher> patcher = LoadPatcher("", printer_);
-  ASSERT_TRUE(patcher.has_value());
+  const Patcher patcher;
   json pod = {{"kind", "Pod"}};
-  EXPECT_EQ(*patcher->Apply("etcd", pod), pod);
-  EXPECT_FALSE(patcher->Patches("etcd"));
-  EXPECT_TRUE(patcher->Check("etcd", pod).ok());
+  EXPECT_EQ(*patcher.Apply("etcd", pod), pod);
+  EXPECT_TRUE(patcher.Check("etcd", [] { return Built({}); }).ok());
   EXPECT_EQ(out_.str(), "");
 }
 
@@ -55,26 +53,34 @@ TEST_F(PatcherTest, DescribesTheDirectoryOnceAcrossCopiesThenEachPatch) {
 
 TEST_F(PatcherTest, CheckNamesTheFileAndPrintsNothing) {
   Patcher patcher = Load("etcd+json.yaml", "- {op: remove, path: /spec/nodeName}\n");
-  Status status = patcher.Check("etcd", {{"spec", json::object()}});
+  Status status = patcher.Check("etcd", [] { return Built({{"spec", json::object()}}); });
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(status.message(), dir_.path() +
                                   "/etcd+json.yaml: invalid JSON patch: operation 1 (\"remove\" "
                                   "/spec/nodeName): path not found");
-  EXPECT_TRUE(patcher.Check("etcd", {{"spec", {{"nodeName", "n"}}}}).ok());
+  EXPECT_TRUE(patcher.Check("etcd", [] { return Built({{"spec", {{"nodeName", "n"}}}}); }).ok());
+  // A target without patches is not built.
+  EXPECT_TRUE(patcher.Check("kube-apiserver", []() -> Result<json> { return Internal("built"); })
+                  .ok());
   EXPECT_EQ(out_.str(), "");
 }
 
-TEST_F(PatcherTest, LoadRefusesAMissingDirectoryAndAnUnknownTarget) {
-  Result<Patcher> missing = LoadPatcher(dir_.path() + "/nope", printer_);
-  ASSERT_FALSE(missing.has_value());
-  EXPECT_EQ(missing.error().message(), "could not list patch files for path \"" + dir_.path() +
-                                           "/nope\": No such file or directory");
+// The directory is read on first use only, as kubeadm reads it in a phase that patches: a missing
+// directory or an unknown target is an error there, and no earlier.
+TEST_F(PatcherTest, ReadsTheDirectoryOnFirstUseAndKeepsItsError) {
+  const Patcher missing(dir_.path() + "/nope", printer_);
+  const std::string want =
+      "could not list patch files for path \"" + dir_.path() + "/nope\": No such file or directory";
+  EXPECT_EQ(missing.Check("etcd", [] { return Built({}); }).message(), want);
+  std::filesystem::create_directory(dir_.path() + "/nope");  // the first answer is kept
+  EXPECT_EQ(missing.Apply("etcd", json::object()).error().message(), want);
+
   std::ofstream(dir_.path() + "/kube-proxy.yaml") << "a: b\n";
-  Result<Patcher> unknown = LoadPatcher(dir_.path(), printer_);
-  ASSERT_FALSE(unknown.has_value());
-  EXPECT_NE(unknown.error().message().find("kube-proxy.yaml: unknown patch target \"kube-proxy\""),
-            std::string::npos)
-      << unknown.error().message();
+  const Patcher unknown(dir_.path(), printer_);
+  EXPECT_NE(unknown.Check("etcd", [] { return Built({}); })
+                .message()
+                .find("kube-proxy.yaml: unknown patch target \"kube-proxy\""),
+            std::string::npos);
   EXPECT_EQ(out_.str(), "");
 }
 
