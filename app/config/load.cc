@@ -1,6 +1,7 @@
 // Dispatch of configuration documents on apiVersion/kind.
 #include "app/config/load.h"
 
+#include "app/config/component_check.h"
 #include "app/config/yaml_adapter.h"
 
 namespace kkadm::config {
@@ -66,18 +67,25 @@ Status DecodeKubeadm(const Json& doc, const DocInfo& info, bool strict, LoadedDo
   return stored;
 }
 
+// A component configuration is kept as given, once its fields are known to decode (unknown fields
+// warn, or fail when strict; wrong types fail), as kubeadm's strict verification does.
+Status StoreComponentConfig(const Json& doc, const DocInfo& info, bool strict, nlohmann::json& slot,
+                            LoadedDocuments& out) {
+  if (!slot.is_null()) return InvalidArgument(info.origin + ": kind: specified twice");
+  DecodeContext context(info.origin, ApiVersion::kV1beta4, strict, out.warnings);
+  CheckComponentConfig(doc, info.kind, context);
+  KKADM_RETURN_IF_ERROR(context.status());
+  slot = nlohmann::json::parse(doc.dump());
+  return Status();
+}
+
 Status DecodeDocument(const Json& doc, const DocInfo& info, bool strict, LoadedDocuments& out) {
   if (info.api_version.rfind(kGroup, 0) == 0) return DecodeKubeadm(doc, info, strict, out);
-  nlohmann::json plain = nlohmann::json::parse(doc.dump());
   if (info.api_version == "kubelet.config.k8s.io/v1beta1" && info.kind == "KubeletConfiguration") {
-    if (!out.component_configs.kubelet.is_null()) return InvalidArgument(info.origin + ": kind: specified twice");
-    out.component_configs.kubelet = std::move(plain);
-    return Status();
+    return StoreComponentConfig(doc, info, strict, out.component_configs.kubelet, out);
   }
   if (info.api_version == "kubeproxy.config.k8s.io/v1alpha1" && info.kind == "KubeProxyConfiguration") {
-    if (!out.component_configs.kube_proxy.is_null()) return InvalidArgument(info.origin + ": kind: specified twice");
-    out.component_configs.kube_proxy = std::move(plain);
-    return Status();
+    return StoreComponentConfig(doc, info, strict, out.component_configs.kube_proxy, out);
   }
   return UnknownKind(info, strict, out);
 }
