@@ -14,9 +14,8 @@ bool IsPathComponent(std::string_view s) {
   util::Scanner in(s);
   if (in.Span(util::IsLowerAlnum).empty()) return false;
   while (!in.AtEnd()) {
-    if (!in.Consume('.') && !in.Consume("__") && !in.Consume('_') && in.Span([](char c) {
-          return c == '-';
-        }).empty()) {
+    if (!in.Consume('.') && !in.Consume("__") && !in.Consume('_') &&
+        in.Span([](char c) { return c == '-'; }).empty()) {
       return false;
     }
     if (in.Span(util::IsLowerAlnum).empty()) return false;
@@ -83,7 +82,8 @@ std::string Explain(std::string_view repository, const std::vector<std::string_v
     if (parts[i].find(':') != std::string_view::npos) {
       return "must not contain a tag (\"" + std::string(parts[i]) + "\"); give the tag in imageTag";
     }
-    if (std::any_of(parts[i].begin(), parts[i].end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+    if (std::any_of(parts[i].begin(), parts[i].end(),
+                    [](char c) { return c >= 'A' && c <= 'Z'; })) {
       return "path component \"" + std::string(parts[i]) + "\" must be lower case";
     }
     return "\"" + std::string(parts[i]) + "\" is not a valid " +

@@ -90,21 +90,28 @@ std::optional<std::string> HttpsUrlProblem(std::string_view url) {
     host = authority.substr(0, colon);
   }
   if (host.empty()) return "the host is missing";
-  auto host_char = [](char c) { return util::IsAsciiAlnum(c) || std::string_view("-._~[]:%").find(c) != std::string_view::npos; };
-  if (!util::AllOf(host, host_char)) return "invalid character in host \"" + std::string(host) + "\"";
+  auto host_char = [](char c) {
+    return util::IsAsciiAlnum(c) || std::string_view("-._~[]:%").find(c) != std::string_view::npos;
+  };
+  if (!util::AllOf(host, host_char))
+    return "invalid character in host \"" + std::string(host) + "\"";
   return std::nullopt;
 }
 
 void ValidateDiscoveryFile(const std::string& value, const util::Machine& machine, Checker& check) {
   const std::string path = "discovery.file.kubeConfigPath";
-  if (!util::AllOf(value, [](char c) { return static_cast<unsigned char>(c) >= ' ' && c != 0x7f; })) {
+  if (!util::AllOf(value,
+                   [](char c) { return static_cast<unsigned char>(c) >= ' ' && c != 0x7f; })) {
     return check.Fail(path, value, "must not contain control characters");
   }
-  if (!value.empty() && value.front() == ':') return check.Fail(path, value, "missing protocol scheme");
+  if (!value.empty() && value.front() == ':')
+    return check.Fail(path, value, "missing protocol scheme");
   const std::string_view scheme = UrlScheme(value);
   if (scheme.empty()) {
     if (!machine.PathExists(value)) {
-      check.Fail(path, value, "no such file on this machine: give an existing kubeconfig file or an https:// URL");
+      check.Fail(
+          path, value,
+          "no such file on this machine: give an existing kubeconfig file or an https:// URL");
     }
     return;
   }
@@ -114,7 +121,8 @@ void ValidateDiscoveryFile(const std::string& value, const util::Machine& machin
   if (scheme_lower != "https") {
     return check.Fail(path, value, "if a URL is used, the scheme must be https");
   }
-  if (auto problem = HttpsUrlProblem(value)) check.Fail(path, value, "not a well-formed https URL: " + *problem);
+  if (auto problem = HttpsUrlProblem(value))
+    check.Fail(path, value, "not a well-formed https URL: " + *problem);
 }
 
 void ValidateDiscovery(const Discovery& d, const util::Machine& machine, Checker& check) {

@@ -27,8 +27,9 @@ Status Validate(const ClusterConfiguration& cfg, std::vector<std::string>* warni
 TEST(ImageRepositoryTest, AcceptsWhatKubeadmAccepts) {
   for (const char* repository :
        {"a", "a.b.c", "a.b.c/repo", "a:5000", "a.b.c:5000", "a.b.c:5000/repo", "a/b/c",
-        "127.0.0.1:5000/repo", "registry.k8s.io", "REGISTRY.Example.com/mirror", "[fd00::1]:5000/k8s",
-        "[::1]", "localhost/a__b/c-d--e/f.g", "my-registry.local:443/team_a/sub"}) {
+        "127.0.0.1:5000/repo", "registry.k8s.io", "REGISTRY.Example.com/mirror",
+        "[fd00::1]:5000/k8s", "[::1]", "localhost/a__b/c-d--e/f.g",
+        "my-registry.local:443/team_a/sub"}) {
     EXPECT_EQ(ImageRepositoryProblem(repository), std::nullopt) << repository;
   }
 }
@@ -44,16 +45,21 @@ TEST(ImageRepositoryTest, RefusesWhatKubeadmRefuses) {
 }
 
 TEST(ImageRepositoryTest, SaysWhatIsWrong) {
-  auto problem = [](const char* repository) { return ImageRepositoryProblem(repository).value_or(""); };
+  auto problem = [](const char* repository) {
+    return ImageRepositoryProblem(repository).value_or("");
+  };
   EXPECT_EQ(problem("https://registry.example.com"),
             "invalid image repository format: must not start with a scheme such as \"https://\"");
-  EXPECT_EQ(problem("registry.example.com/k8s/"), "invalid image repository format: must not end with \"/\"");
-  EXPECT_EQ(problem("registry.example.com//k8s"),
-            "invalid image repository format: must not contain an empty path component (\"//\" or a "
-            "leading \"/\")");
-  EXPECT_EQ(problem("registry.example.com/k8s:v1.32"),
-            "invalid image repository format: must not contain a tag (\"k8s:v1.32\"); give the tag in "
-            "imageTag");
+  EXPECT_EQ(problem("registry.example.com/k8s/"),
+            "invalid image repository format: must not end with \"/\"");
+  EXPECT_EQ(
+      problem("registry.example.com//k8s"),
+      "invalid image repository format: must not contain an empty path component (\"//\" or a "
+      "leading \"/\")");
+  EXPECT_EQ(
+      problem("registry.example.com/k8s:v1.32"),
+      "invalid image repository format: must not contain a tag (\"k8s:v1.32\"); give the tag in "
+      "imageTag");
   EXPECT_EQ(problem("registry example.com"),
             "invalid image repository format: must not contain spaces or control characters");
   EXPECT_EQ(problem("registry.example.com/K8s"),
@@ -64,20 +70,23 @@ TEST(ClusterValidationTest, ChecksEveryImageRepository) {
   ClusterConfiguration cfg = DefaultedCluster();
   ASSERT_TRUE(Validate(cfg).ok()) << Validate(cfg).message();
   cfg.image_repository = "registry.example.com/k8s/";
-  EXPECT_EQ(Validate(cfg).message(),
-            "kubeadm.yaml: imageRepository: invalid value \"registry.example.com/k8s/\": invalid image "
-            "repository format: must not end with \"/\"");
+  EXPECT_EQ(
+      Validate(cfg).message(),
+      "kubeadm.yaml: imageRepository: invalid value \"registry.example.com/k8s/\": invalid image "
+      "repository format: must not end with \"/\"");
   cfg = DefaultedCluster();
   cfg.dns.image_repository = "https://mirror.example.com";
-  EXPECT_EQ(Validate(cfg).message(),
-            "kubeadm.yaml: dns.imageRepository: invalid value \"https://mirror.example.com\": invalid "
-            "image repository format: must not start with a scheme such as \"https://\"");
+  EXPECT_EQ(
+      Validate(cfg).message(),
+      "kubeadm.yaml: dns.imageRepository: invalid value \"https://mirror.example.com\": invalid "
+      "image repository format: must not start with a scheme such as \"https://\"");
   cfg = DefaultedCluster();
   cfg.etcd.local->image_repository = "quay.io/coreos/etcd:v3.5";
-  EXPECT_EQ(Validate(cfg).message(),
-            "kubeadm.yaml: etcd.local.imageRepository: invalid value \"quay.io/coreos/etcd:v3.5\": "
-            "invalid image repository format: must not contain a tag (\"etcd:v3.5\"); give the tag in "
-            "imageTag");
+  EXPECT_EQ(
+      Validate(cfg).message(),
+      "kubeadm.yaml: etcd.local.imageRepository: invalid value \"quay.io/coreos/etcd:v3.5\": "
+      "invalid image repository format: must not contain a tag (\"etcd:v3.5\"); give the tag in "
+      "imageTag");
   cfg = DefaultedCluster();
   cfg.dns.image_repository = "mirror.example.com:5000/coredns";
   cfg.etcd.local->image_repository = "[fd00::1]:5000";
@@ -89,10 +98,11 @@ TEST(ClusterValidationTest, RefusesUnknownFeatureGates) {
   for (bool value : {true, false}) {
     ClusterConfiguration cfg = DefaultedCluster();
     cfg.feature_gates["Unknown"] = value;
-    EXPECT_EQ(Validate(cfg).message(),
-              "kubeadm.yaml: featureGates: invalid value \"Unknown\": not a valid feature gate; known "
-              "gates: ControlPlaneKubeletLocalMode, EtcdLearnerMode, NodeLocalCRISocket, "
-              "PublicKeysECDSA, RootlessControlPlane, WaitForAllControlPlaneComponents");
+    EXPECT_EQ(
+        Validate(cfg).message(),
+        "kubeadm.yaml: featureGates: invalid value \"Unknown\": not a valid feature gate; known "
+        "gates: ControlPlaneKubeletLocalMode, EtcdLearnerMode, NodeLocalCRISocket, "
+        "PublicKeysECDSA, RootlessControlPlane, WaitForAllControlPlaneComponents");
   }
 }
 
@@ -108,16 +118,18 @@ TEST(ClusterValidationTest, AcceptsKubeadm132FeatureGates) {
   cfg.feature_gates["PublicKeysECDSA"] = true;  // deprecated in 1.31, still accepted
   EXPECT_TRUE(Validate(cfg, &warnings).ok());
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0],
-            "kubeadm.yaml: featureGates.PublicKeysECDSA: the feature gate is deprecated and will be "
-            "removed; use encryptionAlgorithm (v1beta4)");
+  EXPECT_EQ(
+      warnings[0],
+      "kubeadm.yaml: featureGates.PublicKeysECDSA: the feature gate is deprecated and will be "
+      "removed; use encryptionAlgorithm (v1beta4)");
 }
 
 // kubeadm's LowercaseSANs runs before validation: EXAMPLE.k8s.io is accepted, as example.k8s.io.
 TEST(ClusterValidationTest, LowerCasesAPIServerCertSANs) {
   ClusterConfiguration cfg;
   cfg.kubernetes_version = "v1.32.0";
-  cfg.api_server.cert_sans = {"EXAMPLE.k8s.io", "10.100.0.1", "ANOTHEREXAMPLE.k8s.io", "*.Wild.Example"};
+  cfg.api_server.cert_sans = {"EXAMPLE.k8s.io", "10.100.0.1", "ANOTHEREXAMPLE.k8s.io",
+                              "*.Wild.Example"};
   cfg.etcd.local = LocalEtcd{};
   cfg.etcd.local->server_cert_sans = {"Etcd.Example"};
   SetClusterDefaults(cfg);
@@ -125,9 +137,10 @@ TEST(ClusterValidationTest, LowerCasesAPIServerCertSANs) {
             (std::vector<std::string>{"example.k8s.io", "10.100.0.1", "anotherexample.k8s.io",
                                       "*.wild.example"}));
   // kubeadm lower-cases only the API server's SANs: an upper-case etcd SAN is still refused.
-  EXPECT_EQ(Validate(cfg).message(),
-            "kubeadm.yaml: etcd.local.serverCertSANs[0]: invalid value \"Etcd.Example\": must be a valid "
-            "IP address, DNS-1123 subdomain or wildcard DNS name");
+  EXPECT_EQ(
+      Validate(cfg).message(),
+      "kubeadm.yaml: etcd.local.serverCertSANs[0]: invalid value \"Etcd.Example\": must be a valid "
+      "IP address, DNS-1123 subdomain or wildcard DNS name");
   cfg.etcd.local->server_cert_sans.clear();
   EXPECT_TRUE(Validate(cfg).ok()) << Validate(cfg).message();
 }
@@ -149,27 +162,34 @@ TEST(JoinValidationTest, DiscoveryFileExistsOrIsAnHttpsURL) {
   machine.paths = {"/tmp/test_discovery_file", "relative.conf"};
   for (const char* ok : {"/tmp/test_discovery_file", "relative.conf", "https://url/file.conf",
                          "https://[fd00::1]:6443/cluster-info.yaml", "https://example.com"}) {
-    EXPECT_TRUE(ValidateDiscoveryFile(ok, machine).ok()) << ok << ": " << ValidateDiscoveryFile(ok, machine).message();
+    EXPECT_TRUE(ValidateDiscoveryFile(ok, machine).ok())
+        << ok << ": " << ValidateDiscoveryFile(ok, machine).message();
   }
   const std::string prefix = "join.yaml: discovery.file.kubeConfigPath: invalid value ";
   EXPECT_EQ(ValidateDiscoveryFile("foo", machine).message(),
-            prefix + "\"foo\": no such file on this machine: give an existing kubeconfig file or an "
-                     "https:// URL");
-  EXPECT_EQ(ValidateDiscoveryFile("/foo/bar/file_which_i_believe_not_existing.conf", machine).message(),
-            prefix + "\"/foo/bar/file_which_i_believe_not_existing.conf\": no such file on this machine: "
-                     "give an existing kubeconfig file or an https:// URL");
+            prefix +
+                "\"foo\": no such file on this machine: give an existing kubeconfig file or an "
+                "https:// URL");
+  EXPECT_EQ(
+      ValidateDiscoveryFile("/foo/bar/file_which_i_believe_not_existing.conf", machine).message(),
+      prefix +
+          "\"/foo/bar/file_which_i_believe_not_existing.conf\": no such file on this machine: "
+          "give an existing kubeconfig file or an https:// URL");
   EXPECT_EQ(ValidateDiscoveryFile("http://[::1]a", machine).message(),
             prefix + "\"http://[::1]a\": if a URL is used, the scheme must be https");
   EXPECT_EQ(ValidateDiscoveryFile("http://url/file.conf", machine).message(),
             prefix + "\"http://url/file.conf\": if a URL is used, the scheme must be https");
   EXPECT_EQ(ValidateDiscoveryFile("https://u r l/file.conf", machine).message(),
-            prefix + "\"https://u r l/file.conf\": not a well-formed https URL: invalid character in "
-                     "host \"u r l\"");
-  EXPECT_EQ(ValidateDiscoveryFile("https://host:port/x", machine).message(),
-            prefix + "\"https://host:port/x\": not a well-formed https URL: the port must be a number");
+            prefix +
+                "\"https://u r l/file.conf\": not a well-formed https URL: invalid character in "
+                "host \"u r l\"");
+  EXPECT_EQ(
+      ValidateDiscoveryFile("https://host:port/x", machine).message(),
+      prefix + "\"https://host:port/x\": not a well-formed https URL: the port must be a number");
   EXPECT_EQ(ValidateDiscoveryFile("https:///x", machine).message(),
             prefix + "\"https:///x\": not a well-formed https URL: the host is missing");
-  EXPECT_EQ(ValidateDiscoveryFile(":x", machine).message(), prefix + "\":x\": missing protocol scheme");
+  EXPECT_EQ(ValidateDiscoveryFile(":x", machine).message(),
+            prefix + "\":x\": missing protocol scheme");
 }
 
 }  // namespace

@@ -18,15 +18,19 @@ struct SignedFile {
 Status CheckSigned(const util::FileSystem& fs, const std::string& dir, const std::string& ca_base,
                    const SignedFile& file, util::Clock& clock) {
   auto ca = util::pki::LoadCert(fs, util::pki::CertPath(dir, ca_base));
-  if (!ca) return ca.error().Wrap(std::string("failure loading certificate authority for ") + file.ux_name);
+  if (!ca)
+    return ca.error().Wrap(std::string("failure loading certificate authority for ") +
+                           file.ux_name);
   auto key = util::pki::LoadKey(fs, util::pki::KeyPath(dir, file.base));
   if (!key) return key.error().Wrap(std::string("failure loading key for ") + file.base);
   auto chain = util::pki::LoadCertChain(fs, util::pki::CertPath(dir, file.base));
-  if (!chain) return chain.error().Wrap(std::string("failure loading certificate for ") + file.ux_name);
+  if (!chain)
+    return chain.error().Wrap(std::string("failure loading certificate for ") + file.ux_name);
   std::vector<util::pki::Certificate> intermediates(chain->begin() + 1, chain->end());
   Status verified = chain->front().VerifyChain(intermediates, *ca, clock.Now());
   if (!verified.ok()) {
-    return verified.Wrap(std::string("certificate ") + file.ux_name + " is not signed by corresponding CA");
+    return verified.Wrap(std::string("certificate ") + file.ux_name +
+                         " is not signed by corresponding CA");
   }
   return Status();
 }
@@ -36,24 +40,26 @@ Status CheckAll(const util::FileSystem& fs, const std::string& dir, const std::s
   if (!UsingExternalCA(fs, dir, ca_base)) return Status();
   for (const SignedFile& file : files) {
     Status s = CheckSigned(fs, dir, ca_base, file, clock);
-    if (!s.ok()) return FailedPrecondition(std::string("invalid or incomplete ") + what + ": " + s.message());
+    if (!s.ok())
+      return FailedPrecondition(std::string("invalid or incomplete ") + what + ": " + s.message());
   }
   return Status();
 }
 
 }  // namespace
 
-bool UsingExternalCA(const util::FileSystem& fs, const std::string& cert_dir, const std::string& ca_base) {
+bool UsingExternalCA(const util::FileSystem& fs, const std::string& cert_dir,
+                     const std::string& ca_base) {
   return fs.Exists(util::pki::CertPath(cert_dir, ca_base)) &&
          !fs.Exists(util::pki::KeyPath(cert_dir, ca_base));
 }
 
 Status CheckExternalCACertificates(const util::FileSystem& fs, const std::string& cert_dir,
                                    util::Clock& clock) {
-  KKADM_RETURN_IF_ERROR(CheckAll(fs, cert_dir, "ca",
-                                 {{"apiserver", "API server"},
-                                  {"apiserver-kubelet-client", "API server kubelet client"}},
-                                 "external CA", clock));
+  KKADM_RETURN_IF_ERROR(CheckAll(
+      fs, cert_dir, "ca",
+      {{"apiserver", "API server"}, {"apiserver-kubelet-client", "API server kubelet client"}},
+      "external CA", clock));
   return CheckAll(fs, cert_dir, "front-proxy-ca", {{"front-proxy-client", "front-proxy client"}},
                   "external front-proxy CA", clock);
 }
