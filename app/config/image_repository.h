@@ -1,5 +1,5 @@
-// The image repository rule of kubeadm's validation (ValidateImageRepository): "<repository>/name:tag"
-// must be an image reference of distribution/reference's grammar.
+// The image repository rule of kubeadm's validation (ValidateImageRepository):
+// "<repository>/name:tag" must be an image reference of distribution/reference's grammar.
 #pragma once
 
 #include <optional>
