@@ -115,11 +115,13 @@ Status JoinCommand::UseAdminConfWithoutDiscovery() {
   // kubeadm: a control-plane phase run alone without discovery flags works from admin.conf.
   if (HasDiscoveryInput(options_.flags) || !options_.flags.control_plane.value_or(false)) return Status::Ok();
   const std::string admin = data_.admin_kubeconfig_path();
-  if (!util::RealFileSystem(context_.global.rootfs).Exists(admin)) {
+  const util::RealFileSystem node(context_.global.rootfs);
+  if (!node.Exists(admin)) {
     return InvalidArgument(fmt::format("File {} does not exists. Please use 'kkadm join phase "
                                        "control-plane-prepare' subcommands to generate it.", admin));
   }
-  options_.flags.discovery_file = admin;
+  // A discovery file is a path of this machine: the node's admin.conf under --rootfs.
+  options_.flags.discovery_file = node.HostPath(admin);
   return Status::Ok();
 }
 

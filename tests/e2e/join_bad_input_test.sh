@@ -52,4 +52,29 @@ printf 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: JoinConfiguration\ndiscovery:\
 case_ config-mixed "can not mix '--config' with arguments [token]" --config "$WORK/join.yaml" --token abcdef.0123456789abcdef
 case_ control-plane-phase-without-admin-conf "File /etc/kubernetes/admin.conf does not exists" \
   phase control-plane-join mark-control-plane --control-plane
+
+# Not bad input: a control-plane phase run alone reads the node's admin.conf, under --rootfs, as its
+# discovery file (the machine's own /etc/kubernetes/admin.conf is not looked at). Its API server is
+# a closed loopback port: the phase gets as far as asking it.
+R2=$WORK/admin-root
+mkdir -p "$R2/etc/kubernetes"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$WORK/ca.key" \
+  -out "$WORK/ca.crt" -subj /CN=kubernetes -days 1 2>/dev/null
+cat > "$R2/etc/kubernetes/admin.conf" <<KUBECONFIG
+apiVersion: v1
+kind: Config
+clusters:
+- cluster: {server: "https://127.0.0.1:1", certificate-authority-data: $(base64 -w0 "$WORK/ca.crt")}
+  name: kubernetes
+contexts:
+- context: {cluster: kubernetes, user: admin}
+  name: admin@kubernetes
+current-context: admin@kubernetes
+users:
+- name: admin
+  user: {token: abcdef.0123456789abcdef}
+KUBECONFIG
+out=$(timeout 5 "$KKADM" --rootfs "$R2" join phase control-plane-join mark-control-plane --control-plane 2>&1 || true)
+assert_contains "the node's admin.conf is the discovery file under --rootfs" "$out" "[mark-control-plane] Marking the node"
+assert_not_contains "no look at the machine's own admin.conf" "$out" "no such file"
 finish
