@@ -1,7 +1,6 @@
 // The release-label lookup of kkadm's commands (see release_versions.h).
 #include "cmd/release_versions.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -23,16 +22,15 @@ Result<std::string> ReadTrustedCertificates(const std::string& path) {
 
 }  // namespace
 
-config::ReleaseVersionSource ReleaseVersionsFromEnvironment(
-    const std::function<std::optional<std::string>(const std::string&)>& getenv) {
+config::ReleaseVersionSource ReleaseVersionsFromEnvironment(const util::Machine& machine) {
   config::ReleaseVersionSource source;
-  if (auto mirror = getenv(kReleaseUrlVariable); mirror && !mirror->empty()) {
+  if (auto mirror = machine.Getenv(kReleaseUrlVariable); mirror && !mirror->empty()) {
     std::string base = *mirror;
     while (!base.empty() && base.back() == '/') base.pop_back();
     source.release_bucket = base;
     source.ci_bucket = base;
   }
-  const std::optional<std::string> cert_file = getenv("SSL_CERT_FILE");
+  const std::optional<std::string> cert_file = machine.Getenv("SSL_CERT_FILE");
   auto client = std::make_shared<std::unique_ptr<util::HttpClient>>();
   source.fetch = [cert_file, client](const std::string& url,
                                      std::chrono::milliseconds timeout) -> Result<std::string> {
@@ -50,14 +48,6 @@ config::ReleaseVersionSource ReleaseVersionsFromEnvironment(
     return config::HttpFetch(**client)(url, timeout);
   };
   return source;
-}
-
-config::ReleaseVersionSource ReleaseVersionsFromEnvironment() {
-  return ReleaseVersionsFromEnvironment([](const std::string& name) -> std::optional<std::string> {
-    const char* value = std::getenv(name.c_str());
-    if (value == nullptr) return std::nullopt;
-    return std::string(value);
-  });
 }
 
 }  // namespace kkadm::cmd

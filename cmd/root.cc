@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "app/util/file_system_real.h"
+#include "app/util/machine_real.h"
 
 #include "cmd/config.h"
 #include "cmd/context.h"
@@ -65,7 +66,7 @@ TokenCommandDeps TokenDeps(CommandContext& context) {
 
 int Main(int argc, char** argv) {
   CommandContext context(std::cout, std::cerr);
-  context.release_versions = ReleaseVersionsFromEnvironment();
+  context.release_versions = ReleaseVersionsFromEnvironment(util::RealMachine());
   context.global.help_all = std::any_of(argv + 1, argv + argc, [](const char* arg) {
     return std::string_view(arg) == "--help-all";
   });

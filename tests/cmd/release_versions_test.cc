@@ -6,16 +6,15 @@
 
 #include <map>
 
+#include "tests/fakes/fake_machine.h"
+
 namespace kkadm::cmd {
 namespace {
 
-std::function<std::optional<std::string>(const std::string&)> Env(
-    std::map<std::string, std::string> vars) {
-  return [vars](const std::string& name) -> std::optional<std::string> {
-    auto it = vars.find(name);
-    if (it == vars.end()) return std::nullopt;
-    return it->second;
-  };
+testing::FakeMachine Env(std::map<std::string, std::string> vars) {
+  testing::FakeMachine machine;
+  machine.env = std::move(vars);
+  return machine;
 }
 
 TEST(ReleaseVersionsTest, KubeadmsBucketsByDefault) {
