@@ -4,9 +4,9 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "app/config/images.h"
 #include "app/config/make_config.h"
 #include "app/config/print_defaults.h"
-#include "app/util/images.h"
 #include "app/util/kube_yaml.h"
 #include "cmd/config_file.h"
 #include "cmd/context.h"
@@ -59,7 +59,7 @@ void AddImagesCommand(CLI::App& config_cmd, CommandContext& context) {
       context.status = cfg.error();
       return;
     }
-    context.out << FormatImages(util::ControlPlaneImages(*cfg), options->output);
+    context.out << FormatImages(config::ControlPlaneImages(*cfg), options->output);
   });
 }
 

@@ -11,32 +11,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/util/pod_spec.h"
+
 namespace kkadm::config {
 
 using Duration = std::chrono::milliseconds;
 
 // One command-line argument of a component, "--name=value". v1beta4 keeps a list (duplicates
 // allowed, order kept); v1beta3 maps are converted to a list sorted by name.
-struct Arg {
-  std::string name;
-  std::string value;
-  bool operator==(const Arg&) const = default;
-};
-
-struct EnvVar {
-  std::string name;
-  std::string value;
-  bool operator==(const EnvVar&) const = default;
-};
-
-struct HostPathMount {
-  std::string name;
-  std::string host_path;
-  std::string mount_path;
-  bool read_only = false;
-  std::string path_type;  // "", "DirectoryOrCreate", "FileOrCreate", ...
-  bool operator==(const HostPathMount&) const = default;
-};
+using Arg = util::Arg;
+using EnvVar = util::EnvVar;
+using HostPathMount = util::HostPathMount;
 
 struct ControlPlaneComponent {
   std::vector<Arg> extra_args;

@@ -4,11 +4,11 @@
 
 #include <vector>
 
-#include "app/config/types.h"
+#include "app/util/pod_spec.h"
 
 namespace kkadm::util {
 
 // Every NAME=value entry of this process's environment, in environ order.
-std::vector<config::EnvVar> ProcessEnvironment();
+std::vector<EnvVar> ProcessEnvironment();
 
 }  // namespace kkadm::util

@@ -7,8 +7,8 @@
 
 namespace kkadm::util {
 
-std::vector<config::EnvVar> ProcessEnvironment() {
-  std::vector<config::EnvVar> vars;
+std::vector<EnvVar> ProcessEnvironment() {
+  std::vector<EnvVar> vars;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     std::string_view text(*entry);
     auto eq = text.find('=');

@@ -1,6 +1,4 @@
 // Static Pod building blocks (see static_pod.h).
-#include "app/util/static_pod.h"
-
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -8,21 +6,20 @@
 #include <set>
 
 #include "app/util/embedded_manifests.h"
+#include "app/util/static_pod.h"
 
 namespace kkadm::util {
 
 using nlohmann::json;
 
-std::optional<std::string> GetArgValue(const std::vector<config::Arg>& args,
-                                       std::string_view name) {
+std::optional<std::string> GetArgValue(const std::vector<Arg>& args, std::string_view name) {
   for (auto it = args.rbegin(); it != args.rend(); ++it) {
     if (it->name == name) return it->value;
   }
   return std::nullopt;
 }
 
-void SetArgValue(std::vector<config::Arg>& args, const std::string& name,
-                 const std::string& value) {
+void SetArgValue(std::vector<Arg>& args, const std::string& name, const std::string& value) {
   for (auto it = args.rbegin(); it != args.rend(); ++it) {
     if (it->name == name) {
       it->value = value;
@@ -32,15 +29,15 @@ void SetArgValue(std::vector<config::Arg>& args, const std::string& name,
   args.push_back({name, value});
 }
 
-std::vector<std::string> ArgumentsToCommand(const std::vector<config::Arg>& base,
-                                            const std::vector<config::Arg>& overrides) {
-  std::vector<config::Arg> args = overrides;
+std::vector<std::string> ArgumentsToCommand(const std::vector<Arg>& base,
+                                            const std::vector<Arg>& overrides) {
+  std::vector<Arg> args = overrides;
   std::set<std::string> overridden;
   for (const auto& arg : overrides) overridden.insert(arg.name);
   for (const auto& arg : base) {
     if (!overridden.contains(arg.name)) args.push_back(arg);
   }
-  std::stable_sort(args.begin(), args.end(), [](const config::Arg& a, const config::Arg& b) {
+  std::stable_sort(args.begin(), args.end(), [](const Arg& a, const Arg& b) {
     return a.name != b.name ? a.name < b.name : a.value < b.value;
   });
   std::vector<std::string> command;
@@ -51,15 +48,15 @@ std::vector<std::string> ArgumentsToCommand(const std::vector<config::Arg>& base
 
 void AddVolume(VolumeMap& volumes, std::string name, std::string path, bool read_only,
                std::string path_type) {
-  config::HostPathMount mount{.name = name,
-                              .host_path = path,
-                              .mount_path = path,
-                              .read_only = read_only,
-                              .path_type = std::move(path_type)};
+  HostPathMount mount{.name = name,
+                      .host_path = path,
+                      .mount_path = path,
+                      .read_only = read_only,
+                      .path_type = std::move(path_type)};
   volumes[std::move(name)] = std::move(mount);
 }
 
-Status AddExtraVolumes(VolumeMap& volumes, const std::vector<config::HostPathMount>& extra) {
+Status AddExtraVolumes(VolumeMap& volumes, const std::vector<HostPathMount>& extra) {
   for (const auto& volume : extra) {
     if (volume.host_path.empty() || volume.host_path.front() != '/' || volume.mount_path.empty() ||
         volume.mount_path.front() != '/') {
@@ -92,8 +89,8 @@ json VolumeMountsJson(const VolumeMap& volumes) {
   return list;
 }
 
-std::vector<config::EnvVar> ProxyEnvVars(const std::vector<config::EnvVar>& environment) {
-  std::vector<config::EnvVar> proxies;
+std::vector<EnvVar> ProxyEnvVars(const std::vector<EnvVar>& environment) {
+  std::vector<EnvVar> proxies;
   for (const auto& var : environment) {
     std::string lower = var.name;
     std::transform(lower.begin(), lower.end(), lower.begin(),
@@ -105,17 +102,17 @@ std::vector<config::EnvVar> ProxyEnvVars(const std::vector<config::EnvVar>& envi
   return proxies;
 }
 
-std::vector<config::EnvVar> MergeEnvVars(const std::vector<config::EnvVar>& first,
-                                         const std::vector<config::EnvVar>& second) {
+std::vector<EnvVar> MergeEnvVars(const std::vector<EnvVar>& first,
+                                 const std::vector<EnvVar>& second) {
   std::map<std::string, std::string> merged;
   for (const auto& var : first) merged[var.name] = var.value;
   for (const auto& var : second) merged[var.name] = var.value;
-  std::vector<config::EnvVar> out;
+  std::vector<EnvVar> out;
   for (const auto& [name, value] : merged) out.push_back({name, value});
   return out;
 }
 
-int StartupFailureThreshold(config::Duration health_check_timeout) {
+int StartupFailureThreshold(std::chrono::milliseconds health_check_timeout) {
   const auto period_ms = static_cast<long long>(kProbePeriodSeconds) * 1000;
   const long long timeout_ms = health_check_timeout.count();
   return static_cast<int>((timeout_ms + period_ms - 1) / period_ms);

@@ -3,6 +3,7 @@
 // Pod's YAML form and writing it to the manifest directory.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -10,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "app/config/types.h"
 #include "app/util/file_system.h"
 #include "app/util/kube_yaml.h"
+#include "app/util/pod_spec.h"
 #include "app/util/printer.h"
 #include "app/util/status.h"
 
@@ -24,28 +25,28 @@ inline constexpr int kProbePeriodSeconds = 10;
 // ---- arguments --------------------------------------------------------------------------------
 
 // The value of the last `name` entry in `args`, or nullopt (kubeadm's GetArgValue(args, name, -1)).
-std::optional<std::string> GetArgValue(const std::vector<config::Arg>& args, std::string_view name);
+std::optional<std::string> GetArgValue(const std::vector<Arg>& args, std::string_view name);
 
 // Sets the last `name` entry to `value`, or appends one when there is none.
-void SetArgValue(std::vector<config::Arg>& args, const std::string& name, const std::string& value);
+void SetArgValue(std::vector<Arg>& args, const std::string& name, const std::string& value);
 
 // The command-line flags of a component: every override is kept (v1beta4 duplicates too), a base
 // entry is kept only when no override has its name; then sorted by name, then value, and rendered
 // "--name=value".
-std::vector<std::string> ArgumentsToCommand(const std::vector<config::Arg>& base,
-                                            const std::vector<config::Arg>& overrides);
+std::vector<std::string> ArgumentsToCommand(const std::vector<Arg>& base,
+                                            const std::vector<Arg>& overrides);
 
 // ---- volumes ----------------------------------------------------------------------------------
 
 // hostPath volumes of one Pod keyed by name; a later entry with the same name replaces an earlier.
-using VolumeMap = std::map<std::string, config::HostPathMount>;
+using VolumeMap = std::map<std::string, HostPathMount>;
 
 void AddVolume(VolumeMap& volumes, std::string name, std::string path, bool read_only,
                std::string path_type);
 
 // Adds the user's extraVolumes over the defaults. InvalidArgument (naming the volume) when a host
 // or mount path is not absolute; config validation rejects those earlier, this is the last guard.
-Status AddExtraVolumes(VolumeMap& volumes, const std::vector<config::HostPathMount>& extra);
+Status AddExtraVolumes(VolumeMap& volumes, const std::vector<HostPathMount>& extra);
 
 // `spec.volumes` and `volumeMounts` JSON, sorted by name.
 nlohmann::json VolumesJson(const VolumeMap& volumes);
@@ -54,16 +55,16 @@ nlohmann::json VolumeMountsJson(const VolumeMap& volumes);
 // ---- environment ------------------------------------------------------------------------------
 
 // The *_proxy variables (name matched case-insensitively, empty values dropped) of `environment`.
-std::vector<config::EnvVar> ProxyEnvVars(const std::vector<config::EnvVar>& environment);
+std::vector<EnvVar> ProxyEnvVars(const std::vector<EnvVar>& environment);
 
 // Later lists override earlier ones by name; the result is sorted by name (MergeKubeadmEnvVars).
-std::vector<config::EnvVar> MergeEnvVars(const std::vector<config::EnvVar>& first,
-                                         const std::vector<config::EnvVar>& second);
+std::vector<EnvVar> MergeEnvVars(const std::vector<EnvVar>& first,
+                                 const std::vector<EnvVar>& second);
 
 // ---- probes -----------------------------------------------------------------------------------
 
 // ceil(timeout / 10 s): enough startup-probe failures to cover controlPlaneComponentHealthCheck.
-int StartupFailureThreshold(config::Duration health_check_timeout);
+int StartupFailureThreshold(std::chrono::milliseconds health_check_timeout);
 
 // Fills the httpGet target of a probe skeleton; an empty host is left out (the Pod's IP).
 void SetProbeTarget(nlohmann::json& probe, const std::string& host, int port);

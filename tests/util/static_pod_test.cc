@@ -1,16 +1,15 @@
-#include "app/util/static_pod.h"
-
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "app/util/file_system_real.h"
+#include "app/util/static_pod.h"
 #include "tests/fakes/temp_dir.h"
 
 namespace kkadm::util {
 namespace {
 
-using Args = std::vector<config::Arg>;
+using Args = std::vector<Arg>;
 using Strings = std::vector<std::string>;
 
 TEST(ArgumentsToCommandTest, OverrideReplacesEveryBaseEntryOfThatName) {
@@ -36,15 +35,15 @@ TEST(ArgsTest, GetAndSetUseTheLastEntry) {
 }
 
 TEST(EnvTest, ProxyVariablesInAnyCaseWithValues) {
-  std::vector<config::EnvVar> env = {{"HTTP_PROXY", "h"}, {"no_proxy", "n"}, {"Https_Proxy", "s"},
-                                     {"ftp_proxy", ""},   {"PROXY", "p"},    {"PATH", "/bin"}};
-  EXPECT_EQ(ProxyEnvVars(env), (std::vector<config::EnvVar>{
-                                   {"HTTP_PROXY", "h"}, {"no_proxy", "n"}, {"Https_Proxy", "s"}}));
+  std::vector<EnvVar> env = {{"HTTP_PROXY", "h"}, {"no_proxy", "n"}, {"Https_Proxy", "s"},
+                             {"ftp_proxy", ""},   {"PROXY", "p"},    {"PATH", "/bin"}};
+  EXPECT_EQ(ProxyEnvVars(env),
+            (std::vector<EnvVar>{{"HTTP_PROXY", "h"}, {"no_proxy", "n"}, {"Https_Proxy", "s"}}));
 }
 
 TEST(EnvTest, MergeLaterWinsSortedByName) {
   EXPECT_EQ(MergeEnvVars({{"b", "1"}, {"a", "1"}}, {{"b", "2"}, {"c", "3"}}),
-            (std::vector<config::EnvVar>{{"a", "1"}, {"b", "2"}, {"c", "3"}}));
+            (std::vector<EnvVar>{{"a", "1"}, {"b", "2"}, {"c", "3"}}));
 }
 
 TEST(ProbeTest, StartupThresholdIsCeilingOfTimeoutOverTenSeconds) {

@@ -1,9 +1,9 @@
 // CoreDNS and kube-proxy objects (see addon_objects.h).
 #include "app/phases/addons/addon_objects.h"
 
+#include "app/config/images.h"
 #include "app/phases/kubelet/kubelet_config.h"
 #include "app/util/embedded_manifests.h"
-#include "app/util/images.h"
 #include "app/util/kube_apply.h"
 #include "app/util/kube_yaml.h"
 
@@ -88,7 +88,7 @@ Result<std::vector<json>> CoreDnsObjects(const config::ClusterConfiguration& clu
     KKADM_RETURN_IF_ERROR(s);
   }
   (*config_map)["data"]["Corefile"] = Corefile(cluster.networking.dns_domain);
-  (*deployment)["spec"]["template"]["spec"]["containers"][0]["image"] = util::DNSImage(cluster);
+  (*deployment)["spec"]["template"]["spec"]["containers"][0]["image"] = config::DNSImage(cluster);
   (*service)["spec"]["clusterIP"] = *dns_ip;
   std::vector<json> out = {*config_map};
   out.insert(out.end(), rbac->begin(), rbac->end());
@@ -184,7 +184,7 @@ Result<std::vector<json>> KubeProxyObjects(const config::ClusterConfiguration& c
   (*config_map)["data"]["kubeconfig.conf"] = WithoutFinalNewline(util::ToKubernetesYaml(*kubeconfig));
   (*config_map)["data"]["config.conf"] = WithoutFinalNewline(util::ToKubernetesYaml(*proxy_config));
   (*daemon_set)["spec"]["template"]["spec"]["containers"][0]["image"] =
-      util::KubernetesImage("kube-proxy", cluster);
+      config::KubernetesImage("kube-proxy", cluster);
   std::vector<json> out = *rbac;
   out.push_back(*config_map);
   out.push_back(*daemon_set);

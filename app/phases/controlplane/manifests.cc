@@ -1,9 +1,9 @@
 // Control-plane static Pods (see manifests.h).
 #include "app/phases/controlplane/manifests.h"
 
+#include "app/config/images.h"
 #include "app/phases/controlplane/args.h"
 #include "app/phases/controlplane/volumes.h"
-#include "app/util/images.h"
 
 namespace kkadm::phases {
 namespace {
@@ -66,7 +66,7 @@ Result<json> BuildControlPlanePod(const std::string& component, const StaticPodI
   const config::ClusterConfiguration& c = *in.cluster;
   const auto env = util::MergeEnvVars(util::ProxyEnvVars(in.environment),
                                       ComponentConfig(component, c).extra_envs);
-  FillContainer(*pod, util::KubernetesImage(component, c), in, CommandFor(component, in), env);
+  FillContainer(*pod, config::KubernetesImage(component, c), in, CommandFor(component, in), env);
   json& container = (*pod)["spec"]["containers"][0];
   FillProbes(container, ProbeTargetFor(component, in), in);
   container["volumeMounts"] = util::VolumeMountsJson(*volumes);

@@ -5,8 +5,8 @@
 #include <optional>
 #include <string_view>
 
+#include "app/config/images.h"
 #include "app/util/ascii.h"
-#include "app/util/images.h"
 #include "app/util/version_numbers.h"
 
 namespace kkadm::phases {
@@ -77,7 +77,7 @@ ProbeEndpoint EtcdProbeEndpoint(const StaticPodInput& in) {
 // The etcd the Pod will run: etcd.local.imageTag, else the tag kubeadm pairs with the version.
 std::string EtcdTag(const config::ClusterConfiguration& cluster) {
   const std::string& tag = cluster.etcd.local->image_tag;
-  return tag.empty() ? util::EtcdVersionFor(cluster.kubernetes_version) : tag;
+  return tag.empty() ? config::EtcdVersionFor(cluster.kubernetes_version) : tag;
 }
 
 void FillProbes(json& container, const StaticPodInput& in) {
@@ -169,7 +169,7 @@ Result<json> BuildEtcdPod(const StaticPodInput& in,
   const config::ClusterConfiguration& c = *in.cluster;
   auto pod = util::LoadPodBase(kEtcd);
   if (!pod.has_value()) return pod.error();
-  FillContainer(*pod, util::EtcdImage(c), in, EtcdCommand(in, initial_cluster),
+  FillContainer(*pod, config::EtcdImage(c), in, EtcdCommand(in, initial_cluster),
                 util::MergeEnvVars({}, c.etcd.local->extra_envs));
   json& container = (*pod)["spec"]["containers"][0];
   FillProbes(container, in);

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <set>
 
 namespace kkadm::phases {
 namespace {
@@ -69,23 +68,6 @@ std::vector<config::Arg> KubeletBaseFlags(const config::NodeRegistration& node,
   }
   if (node_name != hostname) flags.push_back({"hostname-override", node_name});
   return flags;
-}
-
-std::vector<std::string> ArgumentsToCommand(const std::vector<config::Arg>& base,
-                                            const std::vector<config::Arg>& overrides) {
-  std::set<std::string> overridden;
-  for (const auto& a : overrides) overridden.insert(a.name);
-  std::vector<config::Arg> args = overrides;
-  for (const auto& a : base) {
-    if (!overridden.count(a.name)) args.push_back(a);
-  }
-  std::sort(args.begin(), args.end(), [](const config::Arg& x, const config::Arg& y) {
-    return x.name != y.name ? x.name < y.name : x.value < y.value;
-  });
-  std::vector<std::string> out;
-  out.reserve(args.size());
-  for (const auto& a : args) out.push_back(fmt::format("--{}={}", a.name, a.value));
-  return out;
 }
 
 std::string GoQuote(std::string_view s) {

@@ -8,6 +8,7 @@
 
 #include "app/config/types.h"
 #include "app/util/file_system.h"
+#include "app/util/static_pod.h"
 
 namespace kkadm::phases {
 
@@ -23,10 +24,8 @@ std::vector<config::Arg> KubeletBaseFlags(const config::NodeRegistration& node,
                                           const std::string& image_repository,
                                           const std::string& hostname, bool register_taints);
 
-// kubeadm's ArgumentsToCommand: `base` minus every name present in `overrides`, plus all of
-// `overrides` (duplicates kept), sorted by name then value, as "--name=value".
-std::vector<std::string> ArgumentsToCommand(const std::vector<config::Arg>& base,
-                                            const std::vector<config::Arg>& overrides);
+// The kubelet's flags are merged like a static Pod's: kubeadm's ArgumentsToCommand.
+using util::ArgumentsToCommand;
 
 // Go's strconv.Quote (fmt %q) of `s`: double-quoted, with \" \\ \n \t ... and \xNN escapes.
 std::string GoQuote(std::string_view s);

@@ -1,5 +1,5 @@
 // Container image names (see images.h).
-#include "app/util/images.h"
+#include "app/config/images.h"
 
 #include <spdlog/spdlog.h>
 
@@ -8,7 +8,7 @@
 
 #include "app/util/version_numbers.h"
 
-namespace kkadm::util {
+namespace kkadm::config {
 namespace {
 
 // kubeadm 1.32's SupportedEtcdVersion (constants.go): Kubernetes minor -> etcd image tag.
@@ -26,13 +26,14 @@ std::string GenericImage(const std::string& repository, const std::string& name,
 }  // namespace
 
 std::optional<int> KubernetesMinorVersion(std::string_view version) {
-  Scanner in(version);
+  util::Scanner in(version);
   in.Consume('v');
-  auto numbers = ConsumeVersionNumbers(in);
-  if (!numbers || !(in.AtEnd() || (in.ConsumeAnyOf("-+") && AllOf(in.rest(), IsNotLineBreak)))) {
+  auto numbers = util::ConsumeVersionNumbers(in);
+  if (!numbers ||
+      !(in.AtEnd() || (in.ConsumeAnyOf("-+") && util::AllOf(in.rest(), util::IsNotLineBreak)))) {
     return std::nullopt;
   }
-  return DigitsToInt(numbers->minor);
+  return util::DigitsToInt(numbers->minor);
 }
 
 std::string EtcdVersionFor(const std::string& kubernetes_version) {
@@ -48,13 +49,13 @@ std::string EtcdVersionFor(const std::string& kubernetes_version) {
   return nearest.second;
 }
 
-std::string KubernetesImage(const std::string& component, const config::ClusterConfiguration& cfg) {
+std::string KubernetesImage(const std::string& component, const ClusterConfiguration& cfg) {
   std::string tag = cfg.kubernetes_version;
   std::replace(tag.begin(), tag.end(), '+', '_');
   return GenericImage(cfg.image_repository, component, tag);
 }
 
-std::string EtcdImage(const config::ClusterConfiguration& cfg) {
+std::string EtcdImage(const ClusterConfiguration& cfg) {
   std::string repository = cfg.image_repository;
   std::string tag = EtcdVersionFor(cfg.kubernetes_version);
   if (cfg.etcd.local) {
@@ -64,7 +65,7 @@ std::string EtcdImage(const config::ClusterConfiguration& cfg) {
   return GenericImage(repository, "etcd", tag);
 }
 
-std::string DNSImage(const config::ClusterConfiguration& cfg) {
+std::string DNSImage(const ClusterConfiguration& cfg) {
   std::string repository =
       cfg.dns.image_repository.empty() ? cfg.image_repository : cfg.dns.image_repository;
   // The official image moved from registry.k8s.io/coredns to registry.k8s.io/coredns/coredns.
@@ -73,11 +74,11 @@ std::string DNSImage(const config::ClusterConfiguration& cfg) {
   return GenericImage(repository, "coredns", tag);
 }
 
-std::string PauseImage(const config::ClusterConfiguration& cfg) {
+std::string PauseImage(const ClusterConfiguration& cfg) {
   return GenericImage(cfg.image_repository, "pause", kPauseVersion);
 }
 
-std::vector<std::string> ControlPlaneImages(const config::ClusterConfiguration& cfg) {
+std::vector<std::string> ControlPlaneImages(const ClusterConfiguration& cfg) {
   std::vector<std::string> images = {KubernetesImage("kube-apiserver", cfg),
                                      KubernetesImage("kube-controller-manager", cfg),
                                      KubernetesImage("kube-scheduler", cfg)};
@@ -88,4 +89,4 @@ std::vector<std::string> ControlPlaneImages(const config::ClusterConfiguration& 
   return images;
 }
 
-}  // namespace kkadm::util
+}  // namespace kkadm::config

@@ -1,16 +1,16 @@
-#include "app/util/images.h"
+#include "app/config/images.h"
 
 #include <gtest/gtest.h>
 
 #include "tests/fakes/regex_oracle.h"
 
-namespace kkadm::util {
+namespace kkadm::config {
 namespace {
 
-config::ClusterConfiguration Defaults() {
-  config::ClusterConfiguration cfg;
+ClusterConfiguration Defaults() {
+  ClusterConfiguration cfg;
   cfg.kubernetes_version = "v1.32.0";
-  cfg.etcd.local = config::LocalEtcd{};
+  cfg.etcd.local = LocalEtcd{};
   return cfg;
 }
 
@@ -54,7 +54,7 @@ TEST(ImagesTest, DisabledAddonsAndExternalEtcdAreLeftOut) {
   cfg.proxy.disabled = true;
   cfg.dns.disabled = true;
   cfg.etcd.local.reset();
-  cfg.etcd.external = config::ExternalEtcd{.endpoints = {"https://10.0.0.1:2379"}};
+  cfg.etcd.external = ExternalEtcd{.endpoints = {"https://10.0.0.1:2379"}};
   EXPECT_EQ(ControlPlaneImages(cfg),
             (std::vector<std::string>{"registry.k8s.io/kube-apiserver:v1.32.0",
                                       "registry.k8s.io/kube-controller-manager:v1.32.0",
@@ -86,4 +86,4 @@ TEST(ImagesTest, KubernetesMinorVersionAgreesWithTheRegexParser) {
 }
 
 }  // namespace
-}  // namespace kkadm::util
+}  // namespace kkadm::config

@@ -1,4 +1,5 @@
-// Container image names kkadm deploys (kubeadm's images/images.go and its version constants).
+// Container image names kkadm deploys, as a ClusterConfiguration selects them (kubeadm's
+// images/images.go and its version constants).
 #pragma once
 
 #include <optional>
@@ -8,7 +9,7 @@
 
 #include "app/config/types.h"
 
-namespace kkadm::util {
+namespace kkadm::config {
 
 inline constexpr const char* kDefaultImageRepository = "registry.k8s.io";
 inline constexpr const char* kCoreDNSVersion = "v1.11.3";
@@ -25,21 +26,21 @@ std::optional<int> KubernetesMinorVersion(std::string_view version);
 std::string EtcdVersionFor(const std::string& kubernetes_version);
 
 // <imageRepository>/<component>:<kubernetesVersion> ('+' in the version becomes '_').
-std::string KubernetesImage(const std::string& component, const config::ClusterConfiguration& cfg);
+std::string KubernetesImage(const std::string& component, const ClusterConfiguration& cfg);
 
 // <etcd.local.imageRepository or imageRepository>/etcd:<etcd.local.imageTag or EtcdVersionFor>.
-std::string EtcdImage(const config::ClusterConfiguration& cfg);
+std::string EtcdImage(const ClusterConfiguration& cfg);
 
 // <dns.imageRepository or imageRepository>/coredns:<dns.imageTag or v1.11.3>; the default
 // registry keeps CoreDNS one level deeper: registry.k8s.io/coredns/coredns.
-std::string DNSImage(const config::ClusterConfiguration& cfg);
+std::string DNSImage(const ClusterConfiguration& cfg);
 
 // <imageRepository>/pause:3.10.
-std::string PauseImage(const config::ClusterConfiguration& cfg);
+std::string PauseImage(const ClusterConfiguration& cfg);
 
 // What `kkadm config images list` prints and preflight pulls, in kubeadm's order: kube-apiserver,
 // kube-controller-manager, kube-scheduler, kube-proxy (unless proxy.disabled), coredns (unless
 // dns.disabled), pause, etcd (unless external).
-std::vector<std::string> ControlPlaneImages(const config::ClusterConfiguration& cfg);
+std::vector<std::string> ControlPlaneImages(const ClusterConfiguration& cfg);
 
-}  // namespace kkadm::util
+}  // namespace kkadm::config
