@@ -1,4 +1,6 @@
 // Static Pod building blocks (see static_pod.h).
+#include "app/util/static_pod.h"
+
 #include <arpa/inet.h>
 
 #include <algorithm>
@@ -6,7 +8,6 @@
 #include <set>
 
 #include "app/util/embedded_manifests.h"
-#include "app/util/static_pod.h"
 
 namespace kkadm::util {
 

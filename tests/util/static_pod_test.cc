@@ -1,9 +1,10 @@
+#include "app/util/static_pod.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "app/util/file_system_real.h"
-#include "app/util/static_pod.h"
 #include "tests/fakes/temp_dir.h"
 
 namespace kkadm::util {
