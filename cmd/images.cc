@@ -10,6 +10,7 @@
 #include "app/util/kube_yaml.h"
 #include "cmd/config_file.h"
 #include "cmd/context.h"
+#include "cmd/flag_fields.h"
 
 namespace kkadm::cmd {
 
@@ -24,7 +25,7 @@ Result<config::ClusterConfiguration> LoadImagesConfig(const ImagesListOptions& o
   if (!options.image_repository.empty()) flags.image_repository = options.image_repository;
   Result<config::LoadedInit> loaded =
       config::MakeInitConfiguration(*file, flags, config::ExampleMachine(), versions);
-  if (!loaded) return loaded.error();
+  if (!loaded) return NameFlagInError(loaded.error(), InitFlagFields(), flags.SetNames());
   return std::move(loaded->cfg.cluster);
 }
 

@@ -26,6 +26,7 @@
 #include "app/util/kube_client_real.h"
 #include "app/util/machine_real.h"
 #include "cmd/config_file.h"
+#include "cmd/flag_fields.h"
 #include "cmd/kube_client_factory.h"
 #include "cmd/root.h"
 
@@ -131,7 +132,7 @@ Status JoinCommand::MakeJoinData() {
   if (!file) return file.error();
   if (!file->has_value()) KKADM_RETURN_IF_ERROR(UseAdminConfWithoutDiscovery());
   Result<config::LoadedJoin> loaded = config::MakeJoinConfiguration(*file, options_.flags, *machine_);
-  if (!loaded) return loaded.error();
+  if (!loaded) return NameFlagInError(loaded.error(), JoinFlagFields(), options_.flags.SetNames());
   for (const std::string& warning : loaded->warnings) spdlog::warn("{}", warning);
   data_.cfg = std::move(loaded->cfg);
   Result<std::set<std::string>> ignored =

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <map>
 
 #include "app/config/make_config.h"
 #include "app/phases/bootstraptoken/join_facts.h"
@@ -20,6 +19,7 @@
 #include "app/util/terminal_real.h"
 #include "app/util/tree_remover_real.h"
 #include "cmd/config_file.h"
+#include "cmd/flag_fields.h"
 #include "cmd/kube_client_factory.h"
 #include "cmd/root.h"
 
@@ -34,26 +34,6 @@ std::vector<workflow::Phase> ResetPhases(phases::ResetData& data) {
 // A reset must go on when the API server is gone: one short try, not kubeadm's minute of retries.
 constexpr std::chrono::seconds kApiRetryTimeout{2};
 constexpr std::chrono::seconds kApiRequestTimeout{3};
-
-// A value that came from a flag is reported under the flag's name, so the user knows what to fix:
-// "--cert-dir: certificatesDir: invalid value ...".
-Status NameFlagInError(const Status& error, const config::ResetFlags& flags) {
-  static const std::map<std::string, std::string> kFields = {
-      {"cert-dir", "certificatesDir"},
-      {"cri-socket", "criSocket"},
-      {"ignore-preflight-errors", "ignorePreflightErrors"}};
-  const std::string marker = "(defaults and flags): ";
-  std::size_t at = error.message().find(marker);
-  if (at == std::string::npos) return error;
-  std::string rest = error.message().substr(at + marker.size());
-  for (const std::string& flag : flags.SetNames()) {
-    auto field = kFields.find(flag);
-    if (field != kFields.end() && rest.rfind(field->second, 0) == 0) {
-      return Status(error.code(), "--" + flag + ": " + rest);
-    }
-  }
-  return error;
-}
 
 ResetSeams WithDefaults(ResetSeams seams) {
   if (!seams.machine) seams.machine = std::make_unique<util::RealMachine>();
@@ -99,7 +79,7 @@ Status ResetCommand::MakeResetData() {
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
   if (!file) return file.error();
   Result<config::LoadedReset> loaded = config::MakeResetConfiguration(*file, options_.flags);
-  if (!loaded) return NameFlagInError(loaded.error(), options_.flags);
+  if (!loaded) return NameFlagInError(loaded.error(), ResetFlagFields(), options_.flags.SetNames());
   for (const std::string& warning : loaded->warnings) spdlog::warn("{}", warning);
   data_.cfg = std::move(loaded->cfg);
   Result<std::set<std::string>> ignored =

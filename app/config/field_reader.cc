@@ -13,14 +13,14 @@ std::string ValueText(const Json& value) {
   return value.dump();
 }
 
-std::string InvalidMessage(const std::string& origin, const std::string& path, const std::string& value,
-                           const std::string& reason) {
-  return origin + ": " + path + ": invalid value \"" + value + "\": " + reason;
+Status InvalidField(const std::string& origin, const std::string& path, const std::string& value,
+                    const std::string& reason) {
+  return Status::Field({origin, path, "invalid value \"" + value + "\": " + reason});
 }
 
 void DecodeContext::Invalid(const std::string& path, const std::string& value, const std::string& reason) {
   if (!status_.ok()) return;
-  status_ = InvalidArgument(InvalidMessage(origin_, path, value, reason));
+  status_ = InvalidField(origin_, path, value, reason);
 }
 
 void DecodeContext::Unknown(const std::string& path) {

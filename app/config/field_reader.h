@@ -30,7 +30,7 @@ class DecodeContext {
   bool v1beta4() const { return version_ == ApiVersion::kV1beta4; }
   const std::string& origin() const { return origin_; }
 
-  // Records "<origin>: <path>: invalid value "<value>": <reason>" unless an error is already kept.
+  // Records InvalidField(origin, path, value, reason) unless an error is already kept.
   void Invalid(const std::string& path, const std::string& value, const std::string& reason);
   // An unknown field: an error when strict, else a warning.
   void Unknown(const std::string& path);
@@ -46,9 +46,10 @@ class DecodeContext {
 
 // The text a message shows for a value: a string's content, else its JSON form.
 std::string ValueText(const Json& value);
-// "<origin>: <path>: invalid value "<value>": <reason>"; the one shape of every config error.
-std::string InvalidMessage(const std::string& origin, const std::string& path, const std::string& value,
-                           const std::string& reason);
+// The error "<origin>: <path>: invalid value "<value>": <reason>", the one shape of every config
+// error, carrying its field (Status::field) so a command can name the flag that set it.
+Status InvalidField(const std::string& origin, const std::string& path, const std::string& value,
+                    const std::string& reason);
 
 class FieldReader {
  public:

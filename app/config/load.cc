@@ -8,6 +8,8 @@ namespace kkadm::config {
 namespace {
 
 constexpr const char* kGroup = "kubeadm.k8s.io/";
+// Ends every DefaultedOrigin; a file's origin ends with "(document N)" instead.
+constexpr std::string_view kDefaultedSuffix = " (defaults and flags)";
 
 struct DocInfo {
   std::string api_version;
@@ -22,9 +24,9 @@ Status CheckKubeadmVersion(const DocInfo& info, ApiVersion& version) {
   } else if (v == "v1beta4") {
     version = ApiVersion::kV1beta4;
   } else {
-    return InvalidArgument(InvalidMessage(info.origin, "apiVersion", info.api_version,
-                                          "unsupported kubeadm API version; use kubeadm.k8s.io/v1beta3 "
-                                          "or kubeadm.k8s.io/v1beta4"));
+    return InvalidField(info.origin, "apiVersion", info.api_version,
+                        "unsupported kubeadm API version; use kubeadm.k8s.io/v1beta3 "
+                        "or kubeadm.k8s.io/v1beta4");
   }
   return Status();
 }
@@ -107,7 +109,11 @@ Result<DocInfo> ReadDocInfo(const std::string& name, const YamlDocument& doc, si
 
 }  // namespace
 
-std::string DefaultedOrigin(const std::string& kind) { return kind + " (defaults and flags)"; }
+std::string DefaultedOrigin(const std::string& kind) {
+  return kind + std::string(kDefaultedSuffix);
+}
+
+bool IsDefaultedOrigin(const std::string& origin) { return origin.ends_with(kDefaultedSuffix); }
 
 Result<LoadedDocuments> LoadDocuments(const ConfigSource& source, bool strict) {
   auto docs = ParseYamlDocuments(source.name, source.content);

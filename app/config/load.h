@@ -41,5 +41,8 @@ Result<LoadedDocuments> LoadDocuments(const ConfigSource& source, bool strict);
 
 // The message prefix used for a kind the file did not contain (defaults and flags only).
 std::string DefaultedOrigin(const std::string& kind);
+// Whether `origin` is one DefaultedOrigin gave (so its values came from defaults and flags, not
+// from a document of the file).
+bool IsDefaultedOrigin(const std::string& origin);
 
 }  // namespace kkadm::config

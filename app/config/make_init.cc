@@ -23,9 +23,11 @@ Status ApplyTokenFlags(const InitFlags& flags, InitConfiguration& cfg) {
   if (flags.token) {
     auto parts = util::SplitBootstrapToken(*flags.token);
     if (!parts) {
-      return InvalidArgument(InvalidMessage(DefaultedOrigin("InitConfiguration") + ": --token", "bootstrapTokens[0].token",
-                                            flags.token->substr(0, flags.token->find('.')) + ".<redacted>",
-                                            "the bootstrap token must match ^[a-z0-9]{6}\\.[a-z0-9]{16}$"));
+      // The origin already names the flag; it is not a defaulted one, so no command renames it.
+      return InvalidField(DefaultedOrigin("InitConfiguration") + ": --token",
+                          "bootstrapTokens[0].token",
+                          flags.token->substr(0, flags.token->find('.')) + ".<redacted>",
+                          "the bootstrap token must match ^[a-z0-9]{6}\\.[a-z0-9]{16}$");
     }
     BootstrapToken& token = FirstToken(cfg);
     token.id = std::move(parts->id);
@@ -34,8 +36,8 @@ Status ApplyTokenFlags(const InitFlags& flags, InitConfiguration& cfg) {
   if (flags.token_ttl) {
     auto ttl = util::ParseDuration(*flags.token_ttl);
     if (!ttl) {
-      return InvalidArgument(InvalidMessage(DefaultedOrigin("InitConfiguration") + ": --token-ttl",
-                                            "bootstrapTokens[0].ttl", *flags.token_ttl, ttl.error().message()));
+      return InvalidField(DefaultedOrigin("InitConfiguration") + ": --token-ttl",
+                          "bootstrapTokens[0].ttl", *flags.token_ttl, ttl.error().message());
     }
     FirstToken(cfg).ttl = *ttl;
   }

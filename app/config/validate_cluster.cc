@@ -227,7 +227,7 @@ void ValidateFeatureGates(const std::map<std::string, bool>& gates, Checker& che
 }  // namespace
 
 void Checker::Fail(const std::string& path, const std::string& value, const std::string& reason) {
-  if (status_.ok()) status_ = InvalidArgument(InvalidMessage(origin_, path, value, reason));
+  if (status_.ok()) status_ = InvalidField(origin_, path, value, reason);
 }
 
 void Checker::Warn(const std::string& path, const std::string& message) {

@@ -2,6 +2,7 @@
 // (yaml-cpp, nlohmann_json, CLI11) are caught at the adapter that calls them and become a Status.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -11,15 +12,24 @@ namespace kkadm {
 
 enum class StatusCode {
   kOk = 0,
-  kInvalidArgument,    // bad input: a flag, a config field, a file's content
-  kNotFound,           // a file, object or member that is not there
-  kAlreadyExists,      // something exists that must not (a conflicting file)
-  kFailedPrecondition, // the machine is not in a state to do this (preflight, wrong CA)
-  kUnavailable,        // a service did not answer (API server, etcd, systemd); retrying may help
-  kInternal,           // a bug or an unexpected library failure
-  kPermissionDenied,   // the server refused the caller (HTTP 403 Forbidden)
-  kUnauthenticated,    // the server did not know the caller (HTTP 401)
-  kAborted,            // a write lost a race (HTTP 409 Conflict on resourceVersion); retry
+  kInvalidArgument,     // bad input: a flag, a config field, a file's content
+  kNotFound,            // a file, object or member that is not there
+  kAlreadyExists,       // something exists that must not (a conflicting file)
+  kFailedPrecondition,  // the machine is not in a state to do this (preflight, wrong CA)
+  kUnavailable,         // a service did not answer (API server, etcd, systemd); retrying may help
+  kInternal,            // a bug or an unexpected library failure
+  kPermissionDenied,    // the server refused the caller (HTTP 403 Forbidden)
+  kUnauthenticated,     // the server did not know the caller (HTTP 401)
+  kAborted,             // a write lost a race (HTTP 409 Conflict on resourceVersion); retry
+};
+
+// The configuration field an error is about: the document the value was read from
+// ("kubeadm.yaml: InitConfiguration (document 1)", "InitConfiguration (defaults and flags)"), the
+// field's path ("networking.serviceSubnet") and what is wrong with it ("invalid value ...").
+struct FieldError {
+  std::string origin;
+  std::string path;
+  std::string problem;
 };
 
 class [[nodiscard]] Status {
@@ -29,9 +39,16 @@ class [[nodiscard]] Status {
 
   static Status Ok() { return Status(); }
 
+  // InvalidArgument about one configuration field, worded "<origin>: <path>: <problem>" (the one
+  // shape of every config field error). Callers read the parts back with field(), e.g. to say
+  // which flag set the value, instead of parsing the message.
+  static Status Field(FieldError field);
+
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }
+  // The field this error is about (kept by Wrap), or nullptr when it is about none.
+  const FieldError* field() const { return field_.get(); }
 
   // Prefixes the message with context, keeping the code: Wrap("writing ca.crt") turns
   // "Permission denied" into "writing ca.crt: Permission denied". OK stays OK.
@@ -44,6 +61,7 @@ class [[nodiscard]] Status {
  private:
   StatusCode code_ = StatusCode::kOk;
   std::string message_;
+  std::shared_ptr<const FieldError> field_;  // shared: a Status is copied along error paths
 };
 
 const char* StatusCodeName(StatusCode code);
@@ -81,8 +99,8 @@ inline Status Internal(std::string message) {
 template <class T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}                      // NOLINT: implicit on purpose
-  Result(Status status) : v_(std::move(status)) {}               // NOLINT: must not be OK
+  Result(T value) : v_(std::move(value)) {}         // NOLINT: implicit on purpose
+  Result(Status status) : v_(std::move(status)) {}  // NOLINT: must not be OK
 
   bool has_value() const { return v_.index() == 0; }
   explicit operator bool() const { return has_value(); }
@@ -113,8 +131,8 @@ class [[nodiscard]] Result {
 
 }  // namespace kkadm
 
-#define KKADM_RETURN_IF_ERROR(expr)                  \
-  do {                                               \
-    ::kkadm::Status kkadm_status_ = (expr);          \
-    if (!kkadm_status_.ok()) return kkadm_status_;   \
+#define KKADM_RETURN_IF_ERROR(expr)                \
+  do {                                             \
+    ::kkadm::Status kkadm_status_ = (expr);        \
+    if (!kkadm_status_.ok()) return kkadm_status_; \
   } while (false)

@@ -232,6 +232,47 @@ TEST(MakeJoinTest, ControlPlaneFlags) {
   EXPECT_EQ(loaded->cfg.control_plane->local_api_endpoint.advertise_address, "192.0.2.10");
 }
 
+// A field error says which field and document it is about, so a command can name the flag that set
+// the value without reading the message.
+TEST(MakeInitTest, ErrorsCarryTheirField) {
+  FakeMachine machine;
+  InitFlags cidr;
+  cidr.service_cidr = "nonsense";
+  auto flagged = MakeInitConfiguration(std::nullopt, cidr, machine, BuiltInVersions());
+  ASSERT_FALSE(flagged.has_value());
+  const FieldError* field = flagged.error().field();
+  ASSERT_NE(field, nullptr);
+  EXPECT_EQ(field->origin, "ClusterConfiguration (defaults and flags)");
+  EXPECT_TRUE(IsDefaultedOrigin(field->origin));
+  EXPECT_EQ(field->path, "networking.serviceSubnet");
+  EXPECT_EQ(field->problem, "invalid value \"nonsense\": must be a valid CIDR");
+
+  const std::string v4 = "apiVersion: kubeadm.k8s.io/v1beta4\n";
+  ConfigSource bad_subnet{
+      "kubeadm.yaml", v4 + "kind: ClusterConfiguration\nnetworking:\n  serviceSubnet: nonsense\n"};
+  auto validated = MakeInitConfiguration(bad_subnet, InitFlags{}, machine, BuiltInVersions());
+  ASSERT_FALSE(validated.has_value());
+  field = validated.error().field();
+  ASSERT_NE(field, nullptr);
+  EXPECT_EQ(field->origin, "kubeadm.yaml: ClusterConfiguration (document 1)");
+  EXPECT_FALSE(IsDefaultedOrigin(field->origin));
+  EXPECT_EQ(field->path, "networking.serviceSubnet");
+
+  ConfigSource bad_type{"kubeadm.yaml",
+                        v4 + "kind: InitConfiguration\nlocalAPIEndpoint:\n  bindPort: abc\n"};
+  auto decoded = MakeInitConfiguration(bad_type, InitFlags{}, machine, BuiltInVersions());
+  ASSERT_FALSE(decoded.has_value());
+  field = decoded.error().field();
+  ASSERT_NE(field, nullptr);
+  EXPECT_EQ(field->origin, "kubeadm.yaml: InitConfiguration (document 1)");
+  EXPECT_EQ(field->path, "localAPIEndpoint.bindPort");
+
+  // The --config mixing rule is about flags, not about one field.
+  auto mixed = MakeInitConfiguration(bad_subnet, cidr, machine, BuiltInVersions());
+  ASSERT_FALSE(mixed.has_value());
+  EXPECT_EQ(mixed.error().field(), nullptr);
+}
+
 TEST(MakeJoinTest, TokenDiscoveryNeedsPinsOrUnsafeSkip) {
   FakeMachine machine;
   JoinFlags flags;

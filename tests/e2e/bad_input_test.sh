@@ -130,7 +130,22 @@ kind: ClusterConfiguration
 kubernetesVersion: v1.10.0"
 case_ missing-config-file 'does-not-exist.yaml' "" --config "$WORK/does-not-exist.yaml"
 case_ flag-bad-token '--token|bootstrapTokens[0].token' "" --token abc
-case_ flag-bad-service-cidr '--service-cidr|1.2.3.4' "" --service-cidr 1.2.3.4
+case_ flag-bad-service-cidr '--service-cidr: networking.serviceSubnet: invalid value "1.2.3.4"' "" \
+  --service-cidr 1.2.3.4
+# A flag's value is named by the flag, also as one element of a list or merged with the default.
+case_ flag-bad-cert-san '--apiserver-cert-extra-sans: apiServer.certSANs[1]: invalid value "bad_name"' \
+  "" --apiserver-cert-extra-sans good.example,bad_name
+case_ flag-all-and-a-check \
+  '--ignore-preflight-errors: nodeRegistration.ignorePreflightErrors: invalid value "all,swap"' "" \
+  --ignore-preflight-errors=Swap
+# A flag beside --config names itself when the file has no document for its field; when the file
+# has one, the error names the file's document as before.
+case_ flag-beside-config '--node-name: nodeRegistration.name: invalid value "bad_name"' "$V4
+kind: ClusterConfiguration" --node-name Bad_Name
+case_ flag-over-config-document \
+  'flag-over-config-document.yaml: InitConfiguration (document 1): nodeRegistration.name: invalid value "bad_name"' \
+  "$V4
+kind: InitConfiguration" --node-name Bad_Name
 case_ flag-bad-bind-port '--apiserver-bind-port|0|not in range' "" --apiserver-bind-port 0
 case_ flag-bad-advertise '--apiserver-advertise-address|not-an-ip' "" --apiserver-advertise-address not-an-ip
 case_ flag-unknown-skip-phase 'invalid phase name|no-such-phase' "" --skip-phases=no-such-phase
@@ -166,7 +181,16 @@ reset_case() {  # reset_case NAME EXPECTED-FRAGMENTS(|-separated) CONFIG-CONTENT
 reset_case reset-unknown-flag 'frobnicate' "" --force --frobnicate
 reset_case reset-unknown-skip-phase 'invalid phase name|no-such-phase' "" --force --skip-phases=no-such-phase
 reset_case reset-unknown-preflight 'no-such-check' "" --force --ignore-preflight-errors=no-such-check
-reset_case reset-relative-cert-dir '--cert-dir|certificatesDir|relative/pki' "" --force --cert-dir relative/pki
+reset_case reset-relative-cert-dir '--cert-dir: certificatesDir: invalid value "relative/pki"' "" \
+  --force --cert-dir relative/pki
+reset_case reset-all-and-a-check '--ignore-preflight-errors: ignorePreflightErrors: invalid value "all,swap"' \
+  "" --force --ignore-preflight-errors all,Swap
+reset_case reset-checks-in-file \
+  'reset-checks-in-file.yaml: ResetConfiguration (document 1): ignorePreflightErrors: invalid value "all,swap"' \
+  "$V4
+kind: ResetConfiguration
+force: true
+ignorePreflightErrors: [all]" --ignore-preflight-errors Swap
 reset_case reset-missing-config 'no-such-reset.yaml' "" --force --config "$WORK/no-such-reset.yaml"
 reset_case reset-bad-unmount-flag 'reset-bad-unmount-flag.yaml|unmountFlags[0]|MNT_LAZY' "$V4
 kind: ResetConfiguration
@@ -203,6 +227,12 @@ inspect_case truncated 'invalid join token' "${GOOD:0:60}"
 inspect_case mistyped 'invalid join token: checksum mismatch' "${GOOD:0:30}X${GOOD:31}"
 inspect_case bare-bootstrap-token 'a bare bootstrap token' abcdef.0123456789abcdef
 inspect_case other-prefix 'does not start with "kk1."' "kk2.${GOOD:4}"
+
+# config images list loads the configuration as init does, and names its flags the same way.
+rc=0; "$KKADM" config images list --kubernetes-version v1.10.0 >"$WORK/out" 2>"$WORK/err" || rc=$?
+check "config images list refuses an old --kubernetes-version" [ "$rc" -ne 0 ]
+assert_contains "config images list names the flag" "$(cat "$WORK/err")" \
+  '--kubernetes-version: kubernetesVersion: invalid value "v1.10.0"'
 
 # config validate is strict: an unknown field is an error there (a warning for init).
 printf '%s\nkind: ClusterConfiguration\nnetwrking: {}\n' "$V4" > "$WORK/unknown-field.yaml"

@@ -35,17 +35,31 @@ case_ token-and-config 'can not be mixed with [--config]' "$TOKEN" --config "$WO
 case_ two-arguments 'error:' 10.123.0.1:6443 10.123.0.2:6443
 case_ no-discovery 'discovery|one of discovery.bootstrapToken or discovery.file must be set'
 case_ no-pin 'discovery.bootstrapToken.caCertHashes|unsafeSkipCAVerification' 10.123.0.1:6443 --token abcdef.0123456789abcdef
-case_ bad-pin 'discovery.bootstrapToken.caCertHashes[0]|md5:abc' 10.123.0.1:6443 --token abcdef.0123456789abcdef \
+case_ bad-pin '--discovery-token-ca-cert-hash: discovery.bootstrapToken.caCertHashes[0]|md5:abc' 10.123.0.1:6443 --token abcdef.0123456789abcdef \
   --discovery-token-ca-cert-hash md5:abc
-case_ bad-token-flag 'discovery.bootstrapToken.token|abc.<redacted>' 10.123.0.1:6443 --token abc.0123456789abcdef \
+case_ bad-token-flag '--token: discovery.bootstrapToken.token|abc.<redacted>' 10.123.0.1:6443 --token abc.0123456789abcdef \
   --discovery-token-unsafe-skip-ca-verification
 case_ bad-endpoint 'apiServerEndpoint|10.123.0.1:99999' 10.123.0.1:99999 --token abcdef.0123456789abcdef \
   --discovery-token-unsafe-skip-ca-verification
 case_ bad-bind-port '--apiserver-bind-port|70000' 10.123.0.1:6443 --token abcdef.0123456789abcdef \
   --discovery-token-unsafe-skip-ca-verification --control-plane --apiserver-bind-port 70000
-case_ bad-certificate-key 'controlPlane.certificateKey' 10.123.0.1:6443 --token abcdef.0123456789abcdef \
+case_ bad-certificate-key '--certificate-key: controlPlane.certificateKey' 10.123.0.1:6443 --token abcdef.0123456789abcdef \
   --discovery-token-unsafe-skip-ca-verification --control-plane --certificate-key nothex
-case_ relative-discovery-file 'discovery.file.kubeConfigPath|cluster.conf' --discovery-file cluster.conf
+case_ relative-discovery-file '--discovery-file: discovery.file.kubeConfigPath|cluster.conf' --discovery-file cluster.conf
+# Each flag is named when its value is at fault; --discovery-token wins over --token, as its value
+# does; the positional endpoint is not a flag.
+case_ bad-discovery-token '--discovery-token: discovery.bootstrapToken.token: invalid value "abc.<redacted>"' \
+  10.123.0.1:6443 --discovery-token abc.0123456789abcdef --tls-bootstrap-token abcdef.0123456789abcdef \
+  --discovery-token-unsafe-skip-ca-verification
+case_ bad-tls-bootstrap-token '--tls-bootstrap-token: discovery.tlsBootstrapToken: invalid value "abc.<redacted>"' \
+  10.123.0.1:6443 --token abcdef.0123456789abcdef --tls-bootstrap-token abc.0123456789abcdef \
+  --discovery-token-unsafe-skip-ca-verification
+case_ bad-cri-socket '--cri-socket: nodeRegistration.criSocket: invalid value "tcp://x"' \
+  "$TOKEN" --cri-socket tcp://x
+case_ bad-node-name '--node-name: nodeRegistration.name: invalid value "bad_name"' "$TOKEN" --node-name Bad_Name
+case_ endpoint-argument-is-no-flag \
+  'JoinConfiguration (defaults and flags): discovery.bootstrapToken.apiServerEndpoint: invalid value "10.123.0.1:99999"' \
+  10.123.0.1:99999 --token abcdef.0123456789abcdef --discovery-token-unsafe-skip-ca-verification
 case_ unknown-skip-phase 'invalid phase name: kubelet' "$TOKEN" --skip-phases kubelet
 case_ unknown-preflight-check 'nosuchcheck' "$TOKEN" --ignore-preflight-errors NoSuchCheck
 printf 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: JoinConfiguration\ndiscovery:\n  file:\n    kubeConfigPath: /x.conf\n' > "$WORK/join.yaml"
