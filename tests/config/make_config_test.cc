@@ -238,7 +238,7 @@ TEST(MakeInitTest, ErrorsCarryTheirField) {
   FakeMachine machine;
   InitFlags cidr;
   cidr.service_cidr = "nonsense";
-  auto flagged = MakeInitConfiguration(std::nullopt, cidr, machine, BuiltInVersions());
+  auto flagged = MakeInitConfiguration(std::nullopt, cidr, machine, Versions());
   ASSERT_FALSE(flagged.has_value());
   const FieldError* field = flagged.error().field();
   ASSERT_NE(field, nullptr);
@@ -250,7 +250,7 @@ TEST(MakeInitTest, ErrorsCarryTheirField) {
   const std::string v4 = "apiVersion: kubeadm.k8s.io/v1beta4\n";
   ConfigSource bad_subnet{
       "kubeadm.yaml", v4 + "kind: ClusterConfiguration\nnetworking:\n  serviceSubnet: nonsense\n"};
-  auto validated = MakeInitConfiguration(bad_subnet, InitFlags{}, machine, BuiltInVersions());
+  auto validated = MakeInitConfiguration(bad_subnet, InitFlags{}, machine, Versions());
   ASSERT_FALSE(validated.has_value());
   field = validated.error().field();
   ASSERT_NE(field, nullptr);
@@ -260,7 +260,7 @@ TEST(MakeInitTest, ErrorsCarryTheirField) {
 
   ConfigSource bad_type{"kubeadm.yaml",
                         v4 + "kind: InitConfiguration\nlocalAPIEndpoint:\n  bindPort: abc\n"};
-  auto decoded = MakeInitConfiguration(bad_type, InitFlags{}, machine, BuiltInVersions());
+  auto decoded = MakeInitConfiguration(bad_type, InitFlags{}, machine, Versions());
   ASSERT_FALSE(decoded.has_value());
   field = decoded.error().field();
   ASSERT_NE(field, nullptr);
@@ -268,7 +268,7 @@ TEST(MakeInitTest, ErrorsCarryTheirField) {
   EXPECT_EQ(field->path, "localAPIEndpoint.bindPort");
 
   // The --config mixing rule is about flags, not about one field.
-  auto mixed = MakeInitConfiguration(bad_subnet, cidr, machine, BuiltInVersions());
+  auto mixed = MakeInitConfiguration(bad_subnet, cidr, machine, Versions());
   ASSERT_FALSE(mixed.has_value());
   EXPECT_EQ(mixed.error().field(), nullptr);
 }
