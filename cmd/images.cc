@@ -7,7 +7,7 @@
 #include "app/config/images.h"
 #include "app/config/make_config.h"
 #include "app/config/print_defaults.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "cmd/config_file.h"
 #include "cmd/context.h"
 #include "cmd/flag_fields.h"
@@ -34,7 +34,7 @@ std::string FormatImages(const std::vector<std::string>& images, const std::stri
     nlohmann::ordered_json object = {
         {"kind", "Images"}, {"apiVersion", "output.kubeadm.k8s.io/v1alpha3"}, {"images", images}};
     if (output == "json") return object.dump(4) + "\n";
-    return util::ToKubernetesYaml(nlohmann::json(object));
+    return util::yaml::Emit(nlohmann::json(object));
   }
   std::string text;
   for (const auto& image : images) text += image + "\n";

@@ -12,7 +12,7 @@
 #include "app/phases/bootstraptoken/bootstrap_token.h"
 #include "app/phases/bootstraptoken/token.h"
 #include "app/util/ascii.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "cmd/context.h"
 
 namespace kkadm::cmd {
@@ -138,7 +138,7 @@ Status TokenList(const std::string& kubeconfig, const std::string& output, const
   if (output == "json" || output == "yaml") {
     for (size_t i = 0; i < tokens.size(); ++i) {
       if (output == "json") out << OutputObject(tokens[i]).dump(4) << "\n";
-      else out << (i > 0 ? "---\n" : "") << util::ToKubernetesYaml(OutputObject(tokens[i]));
+      else out << (i > 0 ? "---\n" : "") << util::yaml::Emit(OutputObject(tokens[i]));
     }
     return Status::Ok();
   }

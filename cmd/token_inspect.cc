@@ -3,7 +3,7 @@
 
 #include "app/phases/bootstraptoken/token.h"
 #include "app/util/join_token.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "cmd/context.h"
 #include "cmd/token.h"
 
@@ -68,7 +68,7 @@ Status TokenInspect(const std::vector<std::string>& args, const std::string& out
   if (output == "json") {
     out << object.dump(4) << "\n";
   } else if (output == "yaml") {
-    out << util::ToKubernetesYaml(nlohmann::json(object));
+    out << util::yaml::Emit(nlohmann::json(object));
   } else {
     out << InspectText(object);
   }

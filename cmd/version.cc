@@ -2,8 +2,8 @@
 #include "cmd/version.h"
 
 #include <nlohmann/json.hpp>
-#include <yaml-cpp/yaml.h>
 
+#include "app/util/yaml/yaml.h"
 #include "build_info.h"
 #include "cmd/context.h"
 
@@ -19,15 +19,7 @@ std::string VersionText(const std::string& output) {
         {"platform", "linux/amd64"}}}};
   if (output == "short") return std::string(build_info::kVersion) + "\n";
   if (output == "json") return info.dump(2) + "\n";
-  if (output == "yaml") {
-    YAML::Emitter e;
-    e << YAML::BeginMap << YAML::Key << "clientVersion" << YAML::Value << YAML::BeginMap;
-    for (auto& [key, value] : info["clientVersion"].items()) {
-      e << YAML::Key << key << YAML::Value << value.get<std::string>();
-    }
-    e << YAML::EndMap << YAML::EndMap;
-    return std::string(e.c_str()) + "\n";
-  }
+  if (output == "yaml") return util::yaml::Emit(info);
   return "kkadm version: " + info["clientVersion"].dump() + "\n";
 }
 

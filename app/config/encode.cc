@@ -1,10 +1,10 @@
-// v1beta4 encoding through nlohmann::json (sorted keys, like Go's yaml marshalling) and yaml_adapter.
+// v1beta4 encoding through nlohmann::json (sorted keys, like Go's yaml marshalling) and util::yaml.
 #include "app/config/encode.h"
 
 #include <ctime>
 
-#include "app/config/yaml_adapter.h"
 #include "app/util/duration.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::config {
 namespace {
@@ -13,7 +13,7 @@ using nlohmann::json;
 
 constexpr const char* kApiVersion = "kubeadm.k8s.io/v1beta4";
 
-std::string Text(const json& doc) { return EmitYaml(nlohmann::ordered_json::parse(doc.dump())); }
+std::string Text(const json& doc) { return util::yaml::Emit(doc); }
 
 std::string Dur(Duration d) { return util::FormatDuration(d); }
 

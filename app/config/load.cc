@@ -2,7 +2,7 @@
 #include "app/config/load.h"
 
 #include "app/config/component_check.h"
-#include "app/config/yaml_adapter.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::config {
 namespace {
@@ -92,7 +92,7 @@ Status DecodeDocument(const Json& doc, const DocInfo& info, bool strict, LoadedD
   return UnknownKind(info, strict, out);
 }
 
-Result<DocInfo> ReadDocInfo(const std::string& name, const YamlDocument& doc, size_t index) {
+Result<DocInfo> ReadDocInfo(const std::string& name, const util::yaml::Document& doc, size_t index) {
   std::string where = name + ": document " + std::to_string(index) + " (line " + std::to_string(doc.line) + ")";
   if (!doc.value.is_object()) return InvalidArgument(where + ": a document must be a map with apiVersion and kind");
   DocInfo info;
@@ -116,7 +116,7 @@ std::string DefaultedOrigin(const std::string& kind) {
 bool IsDefaultedOrigin(const std::string& origin) { return origin.ends_with(kDefaultedSuffix); }
 
 Result<LoadedDocuments> LoadDocuments(const ConfigSource& source, bool strict) {
-  auto docs = ParseYamlDocuments(source.name, source.content);
+  auto docs = util::yaml::ReadDocumentsInFileOrder(source.content, {.source = source.name});
   if (!docs) return docs.error();
   if (docs->empty()) return InvalidArgument(source.name + ": no configuration documents found");
   LoadedDocuments out;

@@ -1,7 +1,7 @@
 // Kubeconfig encoding (client-go's layout), decoding (yaml-cpp) and API server URL helpers.
 #include "app/util/kubeconfig.h"
 
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
@@ -17,39 +17,8 @@
 namespace kkadm::util {
 namespace {
 
-// True for text go-yaml would not print as a plain scalar: reserved first characters, ": " and
-// " #", control characters, and words that would read back as bool, null or number.
-bool NeedsQuotes(const std::string& s) {
-  if (s.empty() || std::isspace(static_cast<unsigned char>(s.front())) ||
-      std::isspace(static_cast<unsigned char>(s.back()))) {
-    return true;
-  }
-  if (std::string_view("-?:,[]{}#&*!|>'\"%@`").find(s.front()) != std::string_view::npos)
-    return true;
-  if (s.find(": ") != std::string::npos || s.find(" #") != std::string::npos || s.back() == ':') {
-    return true;
-  }
-  if (std::any_of(s.begin(), s.end(),
-                  [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
-    return true;
-  }
-  static const std::set<std::string> kWords = {
-      "y",    "Y",    "yes",  "Yes",   "YES",   "n",     "N",     "no",  "No",
-      "NO",   "true", "True", "TRUE",  "false", "False", "FALSE", "on",  "On",
-      "ON",   "off",  "Off",  "OFF",   "null",  "Null",  "NULL",  "~",   "<<",
-      ".inf", ".Inf", ".INF", "-.inf", "+.inf", ".nan",  ".NaN",  ".NAN"};
-  if (kWords.count(s)) return true;
-  bool has_digit = std::any_of(s.begin(), s.end(),
-                               [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-  bool numeric = std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c)) ||
-           std::string_view("._eE+-:").find(c) != std::string_view::npos;
-  });
-  return (has_digit && numeric) || s.rfind("0x", 0) == 0 || s.rfind("0o", 0) == 0;
-}
-
 std::string Scalar(const std::string& s) {
-  return NeedsQuotes(s) ? YamlDoubleQuoted(s) : s;
+  return yaml::StringScalar(s);
 }
 
 // Appends "<indent><key>: <value>\n" when value is not empty (client-go's omitempty).

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "app/util/embedded_manifests.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::util {
 
@@ -143,7 +144,7 @@ Result<json> LoadPodBase(const std::string& component) {
   const std::string name = "static-pods/" + component + ".yaml";
   auto text = EmbeddedManifest(name);
   if (!text) return Internal("embedded manifest " + name + " is missing");
-  auto pod = YamlToJson(*text);
+  auto pod = yaml::Read(*text);
   if (!pod.has_value()) return Internal("embedded manifest " + name + ": " + pod.error().message());
   if (!pod->is_object() || !(*pod)["spec"]["containers"].is_array() ||
       (*pod)["spec"]["containers"].size() != 1) {

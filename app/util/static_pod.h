@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "app/util/file_system.h"
-#include "app/util/kube_yaml.h"
 #include "app/util/pod_spec.h"
 #include "app/util/printer.h"
 #include "app/util/status.h"

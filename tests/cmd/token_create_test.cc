@@ -10,7 +10,7 @@
 #include "app/phases/uploadcerts/upload_certs.h"
 #include "app/phases/uploadconfig/upload_config.h"
 #include "app/util/join_token.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "app/util/pubkey_pin.h"
 #include "tests/cmd/token_fixture.h"
 
@@ -227,7 +227,7 @@ TEST_F(TokenCreateTest, PrintCloudInitRunsTheJoinWithTheClustersCriSocket) {
   EXPECT_EQ(text.rfind("#cloud-config\n", 0), 0u);
   EXPECT_THAT(text, HasSubstr("# kkadm join: a worker node."));
   EXPECT_THAT(text, HasSubstr("expires at " + phases::FormatRfc3339(clock_.Now() + std::chrono::hours(24))));
-  auto doc = util::YamlToJson(text);
+  auto doc = util::yaml::Read(text);
   ASSERT_TRUE(doc.has_value()) << doc.status().message();
   const json& command = (*doc)["runcmd"][0];
   ASSERT_EQ(command.size(), 7u) << command.dump();
@@ -245,7 +245,7 @@ TEST_F(TokenCreateTest, PrintCloudInitForAControlPlaneNode) {
   ASSERT_EQ(Run({"token", "create", "--print-cloud-init", "--control-plane", "--cri-socket",
                  "unix:///var/run/cri-dockerd.sock", "--ttl", "0"}), 0)
       << status_.message();
-  auto doc = util::YamlToJson(cmd_out_.str());
+  auto doc = util::yaml::Read(cmd_out_.str());
   ASSERT_TRUE(doc.has_value());
   const json& command = (*doc)["runcmd"][0];
   auto token = util::DecodeJoinToken(command[4].get<std::string>());

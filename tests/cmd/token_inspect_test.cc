@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "app/util/join_token.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "tests/cmd/token_fixture.h"
 
 namespace kkadm::cmd {
@@ -65,7 +65,7 @@ TEST_F(TokenInspectTest, ControlPlaneTokenAsJson) {
 
 TEST_F(TokenInspectTest, WorkerTokenAsYaml) {
   ASSERT_EQ(Run({"token", "inspect", "-o", "yaml", Make("")}), 0) << status_.message();
-  auto doc = util::YamlToJson(cmd_out_.str());
+  auto doc = util::yaml::Read(cmd_out_.str());
   ASSERT_TRUE(doc.has_value());
   EXPECT_EQ((*doc)["formatVersion"], 1);
   EXPECT_EQ((*doc)["tokenID"], "abcdef");

@@ -5,27 +5,18 @@
 #include "app/phases/kubelet/kubelet_config.h"
 #include "app/util/embedded_manifests.h"
 #include "app/util/kube_apply.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases {
 namespace {
 
 using nlohmann::json;
 
-// The documents of manifests/addons/<name>, split at "---" lines.
+// The documents of manifests/addons/<name>.
 Result<std::vector<json>> Base(const std::string& name) {
   auto text = util::EmbeddedManifest("addons/" + name);
   if (!text) return Internal("no embedded manifest addons/" + name);
-  std::vector<json> docs;
-  std::string_view rest = *text;
-  while (true) {
-    const size_t sep = rest.find("\n---\n");
-    auto doc = util::YamlToJson(rest.substr(0, sep == std::string_view::npos ? rest.size() : sep + 1));
-    if (!doc) return doc.error().Wrap("addons/" + name);
-    docs.push_back(std::move(*doc));
-    if (sep == std::string_view::npos) return docs;
-    rest.remove_prefix(sep + 5);
-  }
+  return util::yaml::ReadDocuments(*text, {.source = "addons/" + name});
 }
 
 Result<json> One(const std::string& name) {
@@ -181,8 +172,8 @@ Result<std::vector<json>> KubeProxyObjects(const config::ClusterConfiguration& c
     KKADM_RETURN_IF_ERROR(s);
   }
   (*kubeconfig)["clusters"][0]["cluster"]["server"] = ControlPlaneUrl(cluster, local_endpoint);
-  (*config_map)["data"]["kubeconfig.conf"] = WithoutFinalNewline(util::ToKubernetesYaml(*kubeconfig));
-  (*config_map)["data"]["config.conf"] = WithoutFinalNewline(util::ToKubernetesYaml(*proxy_config));
+  (*config_map)["data"]["kubeconfig.conf"] = WithoutFinalNewline(util::yaml::Emit(*kubeconfig));
+  (*config_map)["data"]["config.conf"] = WithoutFinalNewline(util::yaml::Emit(*proxy_config));
   (*daemon_set)["spec"]["template"]["spec"]["containers"][0]["image"] =
       config::KubernetesImage("kube-proxy", cluster);
   std::vector<json> out = *rbac;
@@ -192,7 +183,7 @@ Result<std::vector<json>> KubeProxyObjects(const config::ClusterConfiguration& c
 }
 
 void PrintObjects(util::Printer& out, const std::vector<json>& objects) {
-  for (const auto& object : objects) out.Raw("---\n" + util::ToKubernetesYaml(object));
+  for (const auto& object : objects) out.Raw("---\n" + util::yaml::Emit(object));
 }
 
 Status ApplyAddonObjects(util::KubeClient& client, const std::vector<json>& objects) {

@@ -3,7 +3,7 @@
 
 #include "app/phases/bootstraptoken/token.h"
 #include "app/util/kube_apply.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases {
 namespace {
@@ -76,7 +76,7 @@ Result<KubeconfigCluster> CurrentCluster(const util::FileSystem& fs,
                                          const std::string& kubeconfig_path) {
   auto text = fs.ReadFile(kubeconfig_path);
   if (!text) return text.error().Wrap("failed to load admin kubeconfig");
-  auto doc = util::YamlToJson(*text);
+  auto doc = util::yaml::Read(*text, {.source = kubeconfig_path});
   if (!doc) return doc.error().Wrap("failed to load admin kubeconfig");
   const std::string current = doc->value("current-context", "");
   const json context = FindNamed(doc->value("contexts", json()), current, "context");
@@ -107,7 +107,7 @@ std::string ClusterInfoKubeconfig(const KubeconfigCluster& cluster) {
               {"current-context", ""},
               {"preferences", json::object()},
               {"users", nullptr}};
-  return util::ToKubernetesYaml(doc);
+  return util::yaml::Emit(doc);
 }
 
 Status CreateClusterInfo(util::KubeClient& client, const util::FileSystem& fs,

@@ -1,9 +1,10 @@
 // cloud-init user-data for a joining node (see cloud_init.h).
 #include "app/phases/bootstraptoken/cloud_init.h"
 
-#include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include "app/util/join_token.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases {
 namespace {
@@ -63,23 +64,21 @@ exit "$rc"
 
 Result<std::string> CloudInitUserData(const CloudInitInput& in) {
   KKADM_RETURN_IF_ERROR(CheckInput(in));
-  YAML::Emitter out;
-  // One comment: yaml-cpp would put a second one on the first one's line.
-  out << YAML::Comment(std::string("kkadm join: a ") +
-                       (in.control_plane ? "control-plane" : "worker") +
-                       " node. This user-data holds a join token: keep it secret.\n" +
-                       (in.expires.empty() ? std::string("The bootstrap token never expires.")
-                                           : "The bootstrap token expires at " + in.expires + "."));
-  out << YAML::BeginMap << YAML::Key << "runcmd" << YAML::Value << YAML::BeginSeq;
-  out << YAML::BeginSeq << "sh"
-      << "-c" << YAML::Literal << CloudInitJoinScript();
-  for (const std::string& arg : {std::string("kkadm-join"), in.join_token, in.cri_socket,
-                                 std::to_string(in.cri_socket_wait.count())}) {
-    out << YAML::DoubleQuoted << arg;
-  }
-  out << YAML::EndSeq << YAML::EndSeq << YAML::EndMap;
-  if (!out.good()) return Internal("emitting the cloud-init user-data: " + out.GetLastError());
-  return "#cloud-config\n" + std::string(out.c_str()) + "\n";
+  const nlohmann::json command = {"sh",
+                                  "-c",
+                                  CloudInitJoinScript(),
+                                  "kkadm-join",
+                                  in.join_token,
+                                  in.cri_socket,
+                                  std::to_string(in.cri_socket_wait.count())};
+  const nlohmann::json user_data = {{"runcmd", nlohmann::json::array({command})}};
+  const std::string role = in.control_plane ? "control-plane" : "worker";
+  const std::string expiry = in.expires.empty()
+                                 ? std::string("never expires")
+                                 : "expires at " + in.expires;
+  return "#cloud-config\n# kkadm join: a " + role +
+         " node. This user-data holds a join token: keep it secret.\n# The bootstrap token " +
+         expiry + ".\n" + util::yaml::Emit(user_data);
 }
 
 }  // namespace kkadm::phases

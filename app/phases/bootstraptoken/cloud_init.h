@@ -27,7 +27,7 @@ struct CloudInitInput {
 // with kkadm's exit code.
 std::string CloudInitJoinScript();
 
-// "#cloud-config" user-data, emitted by yaml-cpp: comments naming the role and the expiry, and a
+// "#cloud-config" user-data (util::yaml): comments naming the role and the expiry, and a
 // runcmd entry [sh, -c, <CloudInitJoinScript>, kkadm-join, <token>, <socket>, <seconds>] whose
 // arguments cloud-init quotes itself. InvalidArgument when the CRI socket is not "unix://<path>"
 // or the token is not a join token.

@@ -1,7 +1,7 @@
 // Steps every kubeadm static Pod shares (see static_pod_input.h).
 #include "app/phases/controlplane/static_pod_input.h"
 
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases {
 
@@ -54,7 +54,7 @@ Status PatchAndWritePod(const std::string& target, json pod, const ManifestPatch
     if (!patched.has_value()) return PatchingFailed(target, std::move(patched).error());
     pod = std::move(patched).value();
   }
-  return util::WriteStaticPodManifest(fs, manifest_dir, target, util::ToKubernetesYaml(pod),
+  return util::WriteStaticPodManifest(fs, manifest_dir, target, util::yaml::Emit(pod),
                                       dry_run_printer);
 }
 

@@ -1,14 +1,12 @@
-// KubeletConfiguration: kubeadm's defaults, the user's overrides, and YAML rendering.
+// KubeletConfiguration: kubeadm's defaults and the user's overrides.
 #include "app/phases/kubelet/kubelet_config.h"
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
-#include <yaml-cpp/yaml.h>
 
 #include <array>
 #include <cstdlib>
-#include <set>
 
 namespace kkadm::phases {
 namespace {
@@ -100,52 +98,6 @@ json Defaults(const KubeletConfigInput& in, const std::string& dns_ip) {
   return d;
 }
 
-bool ReadsAsNonString(const std::string& s) {
-  static const std::set<std::string> kWords = {
-      "",      "~",     "null", "Null", "NULL", "true", "True", "TRUE", "false",
-      "False", "FALSE", "yes",  "Yes",  "YES",  "no",   "No",   "NO",   "on",
-      "On",    "ON",    "off",  "Off",  "OFF",  "y",    "Y",    "n",    "N"};
-  if (kWords.count(s)) return true;
-  char* end = nullptr;
-  std::strtod(s.c_str(), &end);
-  return end != nullptr && *end == '\0';
-}
-
-void Emit(YAML::Emitter& e, const json& j) {
-  switch (j.type()) {
-    case json::value_t::object:
-      if (j.empty()) e << YAML::Flow;
-      e << YAML::BeginMap;
-      for (const auto& [key, value] : j.items()) {
-        e << YAML::Key << key << YAML::Value;
-        Emit(e, value);
-      }
-      e << YAML::EndMap;
-      break;
-    case json::value_t::array:
-      if (j.empty()) e << YAML::Flow;
-      e << YAML::BeginSeq;
-      for (const auto& value : j) Emit(e, value);
-      e << YAML::EndSeq;
-      break;
-    case json::value_t::string: {
-      const auto& s = j.get_ref<const std::string&>();
-      if (ReadsAsNonString(s)) e << YAML::DoubleQuoted;
-      e << s;
-      break;
-    }
-    case json::value_t::boolean:
-      e << (j.get<bool>() ? "true" : "false");
-      break;
-    case json::value_t::null:
-      e << YAML::Null;
-      break;
-    default:
-      e << j.dump();
-      break;  // numbers: JSON's text is valid YAML
-  }
-}
-
 }  // namespace
 
 Result<std::string> ClusterDnsIp(const std::string& service_subnet) {
@@ -180,13 +132,6 @@ Result<nlohmann::json> BuildKubeletConfiguration(const KubeletConfigInput& in) {
   // kubeadm cannot tell an explicit false from unset here, so the kubelet always rotates.
   doc["rotateCertificates"] = true;
   return doc;
-}
-
-Result<std::string> RenderYaml(const nlohmann::json& doc) {
-  YAML::Emitter e;
-  Emit(e, doc);
-  if (!e.good()) return Internal("rendering YAML: " + e.GetLastError());
-  return std::string(e.c_str()) + "\n";
 }
 
 }  // namespace kkadm::phases

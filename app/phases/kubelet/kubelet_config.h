@@ -36,8 +36,4 @@ struct KubeletConfigInput {
 // user document is not an object or names another apiVersion/kind.
 Result<nlohmann::json> BuildKubeletConfiguration(const KubeletConfigInput& in);
 
-// YAML with keys sorted (as kubeadm's marshalling does); strings that would read back as another
-// type are quoted.
-Result<std::string> RenderYaml(const nlohmann::json& doc);
-
 }  // namespace kkadm::phases

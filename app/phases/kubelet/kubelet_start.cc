@@ -9,6 +9,7 @@
 #include "app/phases/kubelet/kubeadm_flags.h"
 #include "app/phases/kubelet/kubelet_config.h"
 #include "app/phases/kubelet/kubelet_unit_files.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases {
 namespace {
@@ -59,11 +60,10 @@ Status WriteConfigYaml(util::Host& host, util::Printer& out, const KubeletStartI
   if (!doc) return doc.error();
   auto patched = in.patches.Apply(kKubeletConfigurationTarget, std::move(*doc));
   if (!patched) return PatchingFailed(patched.error());
-  auto yaml = RenderYaml(*patched);
-  if (!yaml) return yaml.error();
   out.Line(kPrefix, fmt::format("Writing kubelet configuration to file \"{}/{}\"", in.kubelet_dir,
                                 kKubeletConfigName));
-  return WriteKubeletDirFile(host.fs, in.kubelet_dir, kKubeletConfigName, *yaml);
+  return WriteKubeletDirFile(host.fs, in.kubelet_dir, kKubeletConfigName,
+                             util::yaml::Emit(*patched));
 }
 
 }  // namespace

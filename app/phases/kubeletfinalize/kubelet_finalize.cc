@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/phases/kubelet/kubelet_unit_files.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases {
 namespace {
@@ -48,10 +48,10 @@ Status EnableClientCertRotation(util::Host& host, util::Printer& out, const Kube
                                    "\" to point to a rotatable kubelet client certificate and key");
   auto text = host.fs.ReadFile(in.kubelet_kubeconfig);
   if (!text) return text.error();
-  auto doc = util::YamlToJson(*text);
+  auto doc = util::yaml::Read(*text);
   if (!doc) return doc.error().Wrap("failed to load kubeconfig \"" + in.kubelet_kubeconfig + "\"");
   KKADM_RETURN_IF_ERROR(PointUserAt(*doc, in.kubelet_kubeconfig, pem));
-  KKADM_RETURN_IF_ERROR(host.fs.WriteFile(in.kubelet_kubeconfig, util::ToKubernetesYaml(*doc), 0600));
+  KKADM_RETURN_IF_ERROR(host.fs.WriteFile(in.kubelet_kubeconfig, util::yaml::Emit(*doc), 0600));
   // The kubelet reads kubelet.conf only at start: it must be in place first, whatever the file
   // system defers.
   KKADM_RETURN_IF_ERROR(host.fs.Sync());

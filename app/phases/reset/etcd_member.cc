@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases::reset {
 namespace {
@@ -90,7 +90,7 @@ std::string DataVolumePath(const nlohmann::json& pod) {
 }  // namespace
 
 Result<EtcdManifestFacts> ParseEtcdManifest(std::string_view yaml) {
-  Result<nlohmann::json> pod = util::YamlToJson(yaml);
+  Result<nlohmann::json> pod = util::yaml::Read(yaml);
   if (!pod) return pod.error();
   if (!pod->is_object()) return InvalidArgument("not a Pod");
   EtcdManifestFacts facts;

@@ -3,6 +3,7 @@
 
 #include "app/phases/kubelet/kubelet_config.h"
 #include "app/phases/uploadconfig/upload_config.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases {
 namespace {
@@ -24,9 +25,7 @@ Status RunKubelet(InitData& data) {
        .static_pod_path = data.manifest_dir,
        .systemd_resolv_conf = data.fs().Exists(std::string(kSystemdResolvConf))});
   if (!doc) return doc.error();
-  auto yaml = RenderYaml(*doc);
-  if (!yaml) return yaml.error();
-  KKADM_RETURN_IF_ERROR(UploadKubeletConfig(**client, data.printer(), *yaml)
+  KKADM_RETURN_IF_ERROR(UploadKubeletConfig(**client, data.printer(), util::yaml::Emit(*doc))
                             .Wrap("error creating kubelet configuration ConfigMap"));
   return AnnotateCriSocket(**client, data.host->clock, data.cfg.node_registration.name,
                            data.cfg.node_registration.cri_socket,

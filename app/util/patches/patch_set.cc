@@ -7,7 +7,7 @@
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
-#include "app/util/patches/yaml_json.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::util::patches {
 namespace {
@@ -71,7 +71,7 @@ Status CheckDocument(PatchType type, const json& doc) {
 
 // Adds the patches of one non-empty file to `set`.
 Status AddFile(const PatchFile& file, const PatchFileName& parsed, PatchSet& set) {
-  Result<std::vector<json>> docs = YamlDocumentsToJson(file.content);
+  Result<std::vector<json>> docs = yaml::ReadDocuments(file.content);
   if (!docs) return docs.error().Wrap("invalid YAML");
   int count = static_cast<int>(docs->size());
   for (int i = 0; i < count; ++i) {

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "app/phases/addons/addons_phase.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "tests/phases/cluster_phase_fixture.h"
 
 namespace kkadm::phases {
@@ -68,14 +68,14 @@ TEST_F(AddonsTest, InstallsCoreDnsAndKubeProxy) {
 
   json proxy_cm = client_.Object(std::string(kNs) + "configmaps/kube-proxy");
   EXPECT_EQ(proxy_cm["metadata"]["labels"], json({{"app", "kube-proxy"}}));
-  auto proxy_config = util::YamlToJson(proxy_cm["data"]["config.conf"].get<std::string>());
+  auto proxy_config = util::yaml::Read(proxy_cm["data"]["config.conf"].get<std::string>());
   ASSERT_TRUE(proxy_config.has_value());
   EXPECT_EQ((*proxy_config)["kind"], "KubeProxyConfiguration");
   EXPECT_EQ((*proxy_config)["apiVersion"], "kubeproxy.config.k8s.io/v1alpha1");
   EXPECT_EQ((*proxy_config)["bindAddress"], "0.0.0.0");
   EXPECT_EQ((*proxy_config)["clusterCIDR"], "10.244.0.0/16");
   EXPECT_EQ((*proxy_config)["clientConnection"]["kubeconfig"], "/var/lib/kube-proxy/kubeconfig.conf");
-  auto kubeconfig = util::YamlToJson(proxy_cm["data"]["kubeconfig.conf"].get<std::string>());
+  auto kubeconfig = util::yaml::Read(proxy_cm["data"]["kubeconfig.conf"].get<std::string>());
   ASSERT_TRUE(kubeconfig.has_value());
   EXPECT_EQ((*kubeconfig)["clusters"][0]["cluster"]["server"], "https://192.0.2.10:6443");
   EXPECT_EQ((*kubeconfig)["users"][0]["user"]["tokenFile"], "/var/run/secrets/kubernetes.io/serviceaccount/token");
@@ -98,7 +98,7 @@ TEST_F(AddonsTest, UserKubeProxyConfigAndEndpointAndDomain) {
   data_.cfg.component_configs.kube_proxy = {{"mode", "ipvs"}, {"ipvs", {{"strictARP", true}}}};
   ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());
   json proxy_cm = client_.Object(std::string(kNs) + "configmaps/kube-proxy");
-  auto cfg = util::YamlToJson(proxy_cm["data"]["config.conf"].get<std::string>());
+  auto cfg = util::yaml::Read(proxy_cm["data"]["config.conf"].get<std::string>());
   EXPECT_EQ((*cfg)["mode"], "ipvs");
   EXPECT_EQ((*cfg)["ipvs"]["strictARP"], true);
   EXPECT_EQ((*cfg)["ipvs"]["scheduler"], "");

@@ -9,7 +9,7 @@
 
 #include "app/phases/bootstraptoken/bootstrap_token_phase.h"
 #include "app/phases/bootstraptoken/token.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "tests/phases/cluster_phase_fixture.h"
 
 namespace kkadm::phases {
@@ -140,7 +140,7 @@ TEST_F(BootstrapTokenPhaseTest, CreatesSecretsRbacAndClusterInfo) {
   }
 
   json cluster_info = client_.Object("/api/v1/namespaces/kube-public/configmaps/cluster-info");
-  auto kubeconfig = util::YamlToJson(cluster_info["data"]["kubeconfig"].get<std::string>());
+  auto kubeconfig = util::yaml::Read(cluster_info["data"]["kubeconfig"].get<std::string>());
   ASSERT_TRUE(kubeconfig.has_value());
   EXPECT_EQ((*kubeconfig)["clusters"][0]["name"], "");
   EXPECT_EQ((*kubeconfig)["clusters"][0]["cluster"]["server"], "https://192.0.2.10:6443");

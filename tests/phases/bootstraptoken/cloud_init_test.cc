@@ -9,7 +9,7 @@
 #include <fstream>
 
 #include "app/util/join_token.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "tests/fakes/temp_dir.h"
 
 namespace kkadm::phases {
@@ -40,13 +40,13 @@ TEST(CloudInitTest, UserDataRunsTheScriptWithItsArguments) {
                         0),
             0u)
       << *text;
-  auto doc = util::YamlToJson(*text);
+  auto doc = util::yaml::Read(*text);
   ASSERT_TRUE(doc.has_value()) << doc.status().message();
   ASSERT_EQ(doc->size(), 1u);
   EXPECT_EQ((*doc)["runcmd"],
             json::array({json::array({"sh", "-c", CloudInitJoinScript(), "kkadm-join", JoinToken(),
                                       "unix:///var/run/containerd/containerd.sock", "300"})}));
-  // The script is a literal block, the arguments double-quoted strings.
+  // The script is a literal block; "300" is quoted, as a plain 300 would read as a number.
   EXPECT_THAT(*text, HasSubstr("- |\n"));
   EXPECT_THAT(*text, HasSubstr("- \"300\"\n"));
 }
@@ -61,7 +61,7 @@ TEST(CloudInitTest, ControlPlaneAndNeverExpiring) {
   ASSERT_TRUE(text.has_value());
   EXPECT_THAT(*text, HasSubstr("# kkadm join: a control-plane node."));
   EXPECT_THAT(*text, HasSubstr("# The bootstrap token never expires.\n"));
-  auto doc = util::YamlToJson(*text);
+  auto doc = util::yaml::Read(*text);
   ASSERT_TRUE(doc.has_value());
   EXPECT_EQ((*doc)["runcmd"][0][4], in.join_token);
   EXPECT_EQ((*doc)["runcmd"][0][6], "42");

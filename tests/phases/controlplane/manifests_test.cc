@@ -4,7 +4,7 @@
 
 #include "app/phases/etcd/etcd_manifest.h"
 #include "app/util/file_system_real.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "tests/fakes/temp_dir.h"
 #include "tests/phases/controlplane/pod_fixture.h"
 #include "tests/phases/golden.h"
@@ -45,7 +45,7 @@ class ManifestsTest : public ::testing::Test {
     auto built =
         component == kEtcd ? BuildEtcdPod(input, {}) : BuildControlPlanePod(component, input);
     ASSERT_TRUE(built.has_value());
-    auto parsed = util::YamlToJson(text);
+    auto parsed = util::yaml::Read(text);
     ASSERT_TRUE(parsed.has_value());
     EXPECT_EQ(*parsed, *built) << component;
   }

@@ -59,7 +59,8 @@ TEST_F(KubeletStartPhaseTest, StopsWritesThenEnablesReloadsIfStaleStarts) {
   EXPECT_EQ(Read("/var/lib/kubelet/kubeadm-flags.env"),
             "KUBELET_KUBEADM_ARGS=\"--container-runtime-endpoint=unix:///var/run/containerd/"
             "containerd.sock --pod-infra-container-image=registry.k8s.io/pause:3.10\"\n");
-  EXPECT_NE(Read("/var/lib/kubelet/config.yaml").find("clusterDNS:\n  - 10.96.0.10\n"),
+  // kubeadm's layout: sequences at their key's indentation (yaml-cpp's emitter indented them).
+  EXPECT_NE(Read("/var/lib/kubelet/config.yaml").find("\nclusterDNS:\n- 10.96.0.10\n"),
             std::string::npos)
       << Read("/var/lib/kubelet/config.yaml");
   EXPECT_EQ(fs_.Stat("/var/lib/kubelet")->mode, 0700u);

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "app/phases/kubeletfinalize/kubelet_finalize_phase.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "tests/phases/cluster_phase_fixture.h"
 
 namespace kkadm::phases {
@@ -28,7 +28,7 @@ TEST_F(KubeletFinalizeTest, PointsKubeletConfAtTheRotatingCertificate) {
   EXPECT_EQ(out_.str(),
             "[kubelet-finalize] Updating \"/etc/kubernetes/kubelet.conf\" to point to a rotatable "
             "kubelet client certificate and key\n");
-  auto doc = util::YamlToJson(*fs_.ReadFile("/etc/kubernetes/kubelet.conf"));
+  auto doc = util::yaml::Read(*fs_.ReadFile("/etc/kubernetes/kubelet.conf"));
   ASSERT_TRUE(doc.has_value());
   const nlohmann::json user = (*doc)["users"][0]["user"];
   EXPECT_EQ(user, nlohmann::json({{"client-certificate", "/var/lib/kubelet/pki/kubelet-client-current.pem"},

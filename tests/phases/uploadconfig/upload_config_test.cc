@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "app/phases/uploadconfig/upload_config_phase.h"
-#include "app/util/kube_yaml.h"
+#include "app/util/yaml/yaml.h"
 #include "tests/phases/cluster_phase_fixture.h"
 
 namespace kkadm::phases {
@@ -50,7 +50,7 @@ TEST_F(UploadConfigTest, UploadsBothConfigMapsWithRbacAndAnnotatesTheNode) {
                                               Subject("system:nodes")}));
 
   json kubelet_config = client_.Object(std::string(kCm) + "kubelet-config");
-  auto doc = util::YamlToJson(kubelet_config["data"]["kubelet"].get<std::string>());
+  auto doc = util::yaml::Read(kubelet_config["data"]["kubelet"].get<std::string>());
   ASSERT_TRUE(doc.has_value());
   EXPECT_EQ((*doc)["kind"], "KubeletConfiguration");
   EXPECT_EQ((*doc)["clusterDNS"], json::array({"10.96.0.10"}));

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/util/patches/yaml_json.h"
+#include "app/util/yaml/yaml.h"
 
 namespace kkadm::util::patches::testing {
 
@@ -71,7 +71,7 @@ status: {}
 
 // Parses one YAML document; aborts the test binary on a fixture typo.
 inline nlohmann::json Yaml(const char* text) {
-  auto docs = YamlDocumentsToJson(text);
+  auto docs = yaml::ReadDocuments(text);
   if (!docs || docs->size() != 1) throw std::runtime_error("bad test YAML");
   return (*docs)[0];
 }
