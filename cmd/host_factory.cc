@@ -10,6 +10,7 @@
 
 #include "app/util/file_system_dry_run.h"
 #include "app/util/file_system_real.h"
+#include "app/util/init_system_announcing.h"
 #include "app/util/init_system_dry_run.h"
 #include "app/util/init_system_systemd.h"
 
@@ -67,13 +68,18 @@ Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Ma
   if (!options.dry_run) {
     auto node_fs = std::make_unique<util::RealFileSystem>(options.rootfs,
                                                           util::RealFileSystem::Writes::kBehind);
-    return std::make_unique<OwnedHost>(std::move(node_fs), nullptr, std::move(real_init), nullptr,
-                                       machine, "");
+    std::unique_ptr<util::InitSystem> announcing;
+    if (!options.announce_services_as.empty()) {
+      announcing = std::make_unique<util::AnnouncingInitSystem>(*real_init, printer,
+                                                                options.announce_services_as);
+    }
+    return std::make_unique<OwnedHost>(std::move(node_fs), nullptr, std::move(real_init),
+                                       std::move(announcing), machine, "");
   }
   auto node_fs = std::make_unique<util::RealFileSystem>(options.rootfs);
   Result<std::string> dir = MakeDryRunDir(options.dry_run_name);
   if (!dir) return dir.error();
-  auto fs = std::make_unique<util::DryRunFileSystem>(*node_fs, *dir, printer);
+  auto fs = std::make_unique<util::DryRunFileSystem>(*node_fs, *dir, printer, options.shown_dirs);
   auto init = std::make_unique<util::DryRunInitSystem>(printer, real_init.get());
   return std::make_unique<OwnedHost>(std::move(node_fs), std::move(fs), std::move(real_init),
                                      std::move(init), machine, *dir);

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/util/host.h"
 #include "app/util/printer.h"
@@ -16,6 +17,11 @@ struct HostOptions {
   std::string rootfs;        // "" = "/"
   bool dry_run = false;
   std::string dry_run_name;  // "init" or "join": names the dry-run directory
+  // Node directories whose files a dry run shows with their content (the manifest directory).
+  std::vector<std::string> shown_dirs;
+  // When set, a real run says each service change under this prefix ("[reset] Stopping the
+  // kubelet service"), as reset's output does.
+  std::string announce_services_as;
 };
 
 // Owns the seams; host() hands out the bundle of references phases use.

@@ -41,6 +41,12 @@ class FileSystem {
   // directory is chmod-ed to `mode` (kubeadm makes /var/lib/etcd 0700 even when it exists).
   virtual Status MakeDirs(const std::string& path, unsigned mode) = 0;
 
+  // MakeDirs for a directory another program fills, such as etcd's data directory (kubeadm's
+  // CreateDataDirectory). A dry run leaves it alone and says so in kubeadm's words, under the
+  // prefix of the phase that asks: "[<phase>] Would ensure that "<path>" directory is present".
+  virtual Status EnsureDirectory(const std::string& path, unsigned mode,
+                                 std::string_view phase) = 0;
+
   // lstat: a symlink is reported as kSymlink, never followed. NotFound when absent.
   virtual Result<FileInfo> Stat(const std::string& path) const = 0;
 

@@ -6,10 +6,36 @@
 
 namespace kkadm::util {
 
-DryRunFileSystem::DryRunFileSystem(const FileSystem& base, const std::string& dir, Printer& printer)
-    : base_(base), dir_(dir), overlay_(dir), printer_(printer) {}
+namespace {
+
+// `text` with each line indented by a tab (kubeadm's PrintBytesWithLinePrefix).
+std::string IndentedByTabs(std::string_view text) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = std::min(text.find('\n', start), text.size());
+    out.append("\t").append(text.substr(start, end - start)).append("\n");
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+DryRunFileSystem::DryRunFileSystem(const FileSystem& base, const std::string& dir, Printer& printer,
+                                   std::vector<std::string> shown_dirs)
+    : base_(base),
+      dir_(dir),
+      overlay_(dir),
+      printer_(printer),
+      shown_dirs_(std::move(shown_dirs)) {}
 
 bool DryRunFileSystem::Written(const std::string& path) const { return overlay_.Exists(path); }
+
+bool DryRunFileSystem::Shown(const std::string& path) const {
+  const std::string parent = path.substr(0, path.find_last_of('/'));
+  return std::find(shown_dirs_.begin(), shown_dirs_.end(), parent) != shown_dirs_.end();
+}
 
 Result<std::string> DryRunFileSystem::ReadFile(const std::string& path) const {
   if (removed_.count(path)) return NotFound(fmt::format("reading {}: removed in this dry run", path));
@@ -20,7 +46,12 @@ Result<std::string> DryRunFileSystem::ReadFile(const std::string& path) const {
 Status DryRunFileSystem::WriteFile(const std::string& path, std::string_view data, unsigned mode) {
   printer_.Line("dryrun", fmt::format("Would write file \"{}\" (mode {:04o})", path, mode));
   removed_.erase(path);
-  return overlay_.WriteFile(path, data, mode);
+  KKADM_RETURN_IF_ERROR(overlay_.WriteFile(path, data, mode));
+  if (Shown(path)) {
+    printer_.Line("dryrun", fmt::format("Would write file \"{}\" with content:", path));
+    printer_.Raw(IndentedByTabs(data));
+  }
+  return Status();
 }
 
 Status DryRunFileSystem::Sync() { return overlay_.Sync(); }
@@ -30,6 +61,12 @@ Status DryRunFileSystem::MakeDirs(const std::string& path, unsigned mode) {
     printer_.Line("dryrun", fmt::format("Would create directory \"{}\" (mode {:04o})", path, mode));
   }
   return overlay_.MakeDirs(path, mode);
+}
+
+Status DryRunFileSystem::EnsureDirectory(const std::string& path, unsigned /*mode*/,
+                                         std::string_view phase) {
+  printer_.Line(phase, fmt::format("Would ensure that \"{}\" directory is present", path));
+  return Status();
 }
 
 Result<FileInfo> DryRunFileSystem::Stat(const std::string& path) const {

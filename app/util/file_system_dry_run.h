@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "app/util/file_system.h"
 #include "app/util/file_system_real.h"
@@ -14,13 +15,17 @@ namespace kkadm::util {
 
 class DryRunFileSystem final : public FileSystem {
  public:
-  // `base` is the node as it is (read only); `dir` an existing, empty host directory.
-  DryRunFileSystem(const FileSystem& base, const std::string& dir, Printer& printer);
+  // `base` is the node as it is (read only); `dir` an existing, empty host directory. A file
+  // written directly into one of `shown_dirs` (node paths) is also shown with its content, each
+  // line indented by a tab, as kubeadm's PrintDryRunFiles shows the static Pod manifests.
+  DryRunFileSystem(const FileSystem& base, const std::string& dir, Printer& printer,
+                   std::vector<std::string> shown_dirs = {});
 
   Result<std::string> ReadFile(const std::string& path) const override;
   Status WriteFile(const std::string& path, std::string_view data, unsigned mode) override;
   Status Sync() override;
   Status MakeDirs(const std::string& path, unsigned mode) override;
+  Status EnsureDirectory(const std::string& path, unsigned mode, std::string_view phase) override;
   Result<FileInfo> Stat(const std::string& path) const override;
   Result<std::vector<std::string>> ListDir(const std::string& path) const override;
   Status Remove(const std::string& path) override;
@@ -30,11 +35,13 @@ class DryRunFileSystem final : public FileSystem {
 
  private:
   bool Written(const std::string& path) const;
+  bool Shown(const std::string& path) const;
 
   const FileSystem& base_;
   std::string dir_;
   RealFileSystem overlay_;
   Printer& printer_;
+  std::vector<std::string> shown_dirs_;
   std::set<std::string> removed_;
 };
 

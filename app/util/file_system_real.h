@@ -30,6 +30,9 @@ class RealFileSystem final : public FileSystem {
   Result<std::string> ReadFile(const std::string& path) const override;
   Status WriteFile(const std::string& path, std::string_view data, unsigned mode) override;
   Status MakeDirs(const std::string& path, unsigned mode) override;
+  Status EnsureDirectory(const std::string& path, unsigned mode, std::string_view) override {
+    return MakeDirs(path, mode);
+  }
   Result<FileInfo> Stat(const std::string& path) const override;
   Result<std::vector<std::string>> ListDir(const std::string& path) const override;
   Status Remove(const std::string& path) override;

@@ -3,20 +3,9 @@
 
 #include <fmt/format.h>
 
+#include "app/util/init_system_announcing.h"
+
 namespace kkadm::util {
-namespace {
-
-// "kubelet.service" -> "kubelet", the way kubeadm names services in its messages.
-std::string ServiceName(const std::string& unit) {
-  constexpr std::string_view kSuffix = ".service";
-  if (unit.size() > kSuffix.size() &&
-      unit.compare(unit.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0) {
-    return unit.substr(0, unit.size() - kSuffix.size());
-  }
-  return unit;
-}
-
-}  // namespace
 
 Status DryRunInitSystem::Record(const std::string& verb, const std::string& unit) {
   actions_.push_back(verb + " " + unit);

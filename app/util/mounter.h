@@ -2,6 +2,7 @@
 // unmounting them. Paths are node paths; RealMounter maps them through --rootfs.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,20 @@ class Mounter {
   // MNT_EXPIRE cannot be combined with MNT_DETACH, so with it the detach is left out. Fails with
   // the kernel's reason (e.g. "Device or resource busy"); InvalidArgument for an unknown flag name.
   virtual Status Unmount(const std::string& path, const std::vector<std::string>& extra_flags) = 0;
+
+  // Reset's unmounting, said in kubeadm's words first ("[reset] Unmounting mounted directories in
+  // "<dir>""), so that reset's phases need not know whether they run dry: MountPointsUnder(dir),
+  // then UnmountEach. The unmount errors by mount point; an error when the mounts cannot be
+  // listed.
+  virtual Result<std::map<std::string, std::string>> UnmountAllUnder(
+      const std::string& dir, const std::vector<std::string>& extra_flags) = 0;
 };
+
+// Unmount of each of `mount_points`, in order; each failure is logged as a warning. The errors
+// by mount point (empty when all went).
+std::map<std::string, std::string> UnmountEach(Mounter& mounter,
+                                               const std::vector<std::string>& mount_points,
+                                               const std::vector<std::string>& extra_flags);
 
 // Linux umount2 flags for the names above; InvalidArgument naming an unknown one.
 Result<int> UnmountFlagsFor(const std::vector<std::string>& extra_flags);

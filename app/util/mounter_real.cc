@@ -2,6 +2,7 @@
 #include "app/util/mounter_real.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <sys/mount.h>
 
 #include <cerrno>
@@ -82,7 +83,7 @@ std::vector<std::string> MountPointsBelow(const std::vector<std::string>& mount_
   return below;
 }
 
-RealMounter::RealMounter(std::string root) {
+RealMounter::RealMounter(std::string root, Printer& out) : out_(out) {
   if (!root.empty() && root != "/") {
     char resolved[PATH_MAX];
     root_ = ::realpath(root.c_str(), resolved) != nullptr ? std::string(resolved) : root;
@@ -113,8 +114,18 @@ Status RealMounter::Unmount(const std::string& path, const std::vector<std::stri
   return FailedPrecondition(fmt::format("could not unmount: {}", std::strerror(errno)));
 }
 
+Result<std::map<std::string, std::string>> RealMounter::UnmountAllUnder(
+    const std::string& dir, const std::vector<std::string>& extra_flags) {
+  out_.Line("reset", fmt::format("Unmounting mounted directories in \"{}\"", dir));
+  Result<std::vector<std::string>> mounts = MountPointsUnder(dir);
+  if (!mounts) return mounts.error();
+  return UnmountEach(*this, *mounts, extra_flags);
+}
+
 Result<std::vector<std::string>> DryRunMounter::MountPointsUnder(const std::string& dir) {
-  return real_.MountPointsUnder(dir);
+  Result<std::vector<std::string>> mounts = real_.MountPointsUnder(dir);
+  if (mounts) std::erase_if(*mounts, [this](const std::string& m) { return unmounted_.count(m); });
+  return mounts;
 }
 
 Status DryRunMounter::Unmount(const std::string& path,
@@ -122,7 +133,29 @@ Status DryRunMounter::Unmount(const std::string& path,
   Result<int> flags = UnmountFlagsFor(extra_flags);
   if (!flags) return flags.error();
   printer_.Line("dryrun", fmt::format("Would unmount \"{}\"", path));
+  unmounted_.insert(path);
   return Status();
+}
+
+Result<std::map<std::string, std::string>> DryRunMounter::UnmountAllUnder(
+    const std::string& dir, const std::vector<std::string>& extra_flags) {
+  printer_.Line("reset", fmt::format("Would unmount mounted directories in \"{}\"", dir));
+  Result<std::vector<std::string>> mounts = MountPointsUnder(dir);
+  if (!mounts) return mounts.error();
+  return UnmountEach(*this, *mounts, extra_flags);
+}
+
+std::map<std::string, std::string> UnmountEach(Mounter& mounter,
+                                               const std::vector<std::string>& mount_points,
+                                               const std::vector<std::string>& extra_flags) {
+  std::map<std::string, std::string> errors;
+  for (const std::string& mount : mount_points) {
+    Status unmounted = mounter.Unmount(mount, extra_flags);
+    if (unmounted.ok()) continue;
+    spdlog::warn("[reset] Failed to unmount mounted directory {}: {}", mount, unmounted.message());
+    errors[mount] = unmounted.message();
+  }
+  return errors;
 }
 
 }  // namespace kkadm::util

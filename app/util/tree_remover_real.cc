@@ -239,7 +239,8 @@ std::string NodePath(const std::vector<std::string>& names) {
 
 }  // namespace
 
-RealTreeRemover::RealTreeRemover(std::string root) : root_(std::move(root)) {
+RealTreeRemover::RealTreeRemover(std::string root, Printer& out)
+    : root_(std::move(root)), out_(out) {
   while (!root_.empty() && root_.back() == '/') root_.pop_back();
 }
 
@@ -275,6 +276,35 @@ std::vector<RemovalFailure> RealTreeRemover::RemovePath(const std::string& path)
   }
   RemoveEntry(parent.fd.get(), names->back(), *mount, NodePath(*names), out);
   return out;
+}
+
+std::vector<RemovalFailure> RealTreeRemover::CleanDirectories(
+    const std::vector<std::string>& dirs) {
+  out_.Line("reset", "Deleting contents of directories: " + GoList(dirs));
+  std::vector<RemovalFailure> failures;
+  for (const std::string& dir : dirs) {
+    for (RemovalFailure& failure : CleanDirectory(dir)) failures.push_back(std::move(failure));
+  }
+  return failures;
+}
+
+std::vector<RemovalFailure> RealTreeRemover::RemoveFiles(const std::vector<std::string>& paths) {
+  out_.Line("reset", "Deleting files: " + GoList(paths));
+  std::vector<RemovalFailure> failures;
+  for (const std::string& path : paths) {
+    for (RemovalFailure& failure : RemovePath(path)) failures.push_back(std::move(failure));
+  }
+  return failures;
+}
+
+std::vector<RemovalFailure> RealTreeRemover::CleanDirectoryOf(const std::string& what,
+                                                              const std::string& dir) {
+  std::vector<RemovalFailure> failures = CleanDirectory(dir);
+  struct stat st {};
+  if (failures.empty() && ::lstat((root_ + dir).c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    out_.Line("reset", "Deleted contents of " + what + ": " + dir);
+  }
+  return failures;
 }
 
 }  // namespace kkadm::util

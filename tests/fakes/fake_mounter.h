@@ -35,6 +35,13 @@ class FakeMounter final : public util::Mounter {
     if (it != mounts.rend()) mounts.erase(std::next(it).base());
     return Status();
   }
+  // As the real one, without its line (tests that check it use a RealMounter).
+  Result<std::map<std::string, std::string>> UnmountAllUnder(
+      const std::string& dir, const std::vector<std::string>& extra_flags) override {
+    Result<std::vector<std::string>> below = MountPointsUnder(dir);
+    if (!below) return below.error();
+    return util::UnmountEach(*this, *below, extra_flags);
+  }
 };
 
 }  // namespace kkadm::testing

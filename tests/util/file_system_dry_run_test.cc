@@ -43,5 +43,44 @@ TEST(DryRunFileSystemTest, RemoveHidesFileButKeepsIt) {
   EXPECT_NE(out.str().find("Would remove"), std::string::npos);
 }
 
+TEST(DryRunFileSystemTest, ShowsFilesOfTheShownDirectoriesIndentedByTabs) {
+  testing::TempDir node, scratch;
+  RealFileSystem base(node.path());
+  std::ostringstream out;
+  Printer printer(out);
+  DryRunFileSystem fs(base, scratch.path(), printer, {"/etc/kubernetes/manifests"});
+  ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/manifests/etcd.yaml", "a: 1\nb: 2\n", 0600).ok());
+  ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/admin.conf", "secret", 0600).ok());
+  ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/manifests/sub/x.yaml", "c: 3\n", 0600).ok());
+  EXPECT_EQ(out.str(),
+            "[dryrun] Would write file \"/etc/kubernetes/manifests/etcd.yaml\" (mode 0600)\n"
+            "[dryrun] Would write file \"/etc/kubernetes/manifests/etcd.yaml\" with content:\n"
+            "\ta: 1\n\tb: 2\n"
+            "[dryrun] Would write file \"/etc/kubernetes/admin.conf\" (mode 0600)\n"
+            "[dryrun] Would write file \"/etc/kubernetes/manifests/sub/x.yaml\" (mode 0600)\n");
+  EXPECT_EQ(*fs.ReadFile("/etc/kubernetes/manifests/etcd.yaml"), "a: 1\nb: 2\n");
+  EXPECT_FALSE(base.Exists("/etc/kubernetes/manifests"));
+}
+
+TEST(DryRunFileSystemTest, EnsureDirectorySaysSoInKubeadmsWordsAndMakesNothing) {
+  testing::TempDir node, scratch;
+  RealFileSystem base(node.path());
+  std::ostringstream out;
+  Printer printer(out);
+  DryRunFileSystem fs(base, scratch.path(), printer);
+  ASSERT_TRUE(fs.EnsureDirectory("/var/lib/etcd", 0700, "etcd").ok());
+  EXPECT_EQ(out.str(), "[etcd] Would ensure that \"/var/lib/etcd\" directory is present\n");
+  EXPECT_FALSE(fs.Exists("/var/lib/etcd"));
+  EXPECT_FALSE(base.Exists("/var/lib/etcd"));
+}
+
+TEST(RealFileSystemTest, EnsureDirectoryMakesItPrivate) {
+  testing::TempDir node;
+  RealFileSystem fs(node.path());
+  ASSERT_TRUE(fs.MakeDirs("/var/lib/etcd", 0755).ok());
+  ASSERT_TRUE(fs.EnsureDirectory("/var/lib/etcd", 0700, "etcd").ok());
+  EXPECT_EQ(fs.Stat("/var/lib/etcd")->mode, 0700u);
+}
+
 }  // namespace
 }  // namespace kkadm::util

@@ -1,10 +1,12 @@
-// Tests for DryRunInitSystem: records, prints, changes nothing, answers queries honestly.
+// Tests for DryRunInitSystem (records, prints, changes nothing, answers queries honestly) and
+// AnnouncingInitSystem (says each change, then makes it).
 #include "app/util/init_system_dry_run.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
+#include "app/util/init_system_announcing.h"
 #include "tests/fakes/recording_init_system.h"
 
 namespace kkadm::util {
@@ -53,6 +55,32 @@ TEST(DryRunInitSystemTest, QueriesGoToTheRealOneOrAreUnknown) {
   EXPECT_NE(active.error().message().find("unknown"), std::string::npos);
   EXPECT_FALSE(alone.Exists("kubelet.service").has_value());
   EXPECT_FALSE(alone.IsEnabled("kubelet.service").has_value());
+}
+
+TEST(AnnouncingInitSystemTest, SaysEachChangeThenMakesIt) {
+  std::ostringstream out;
+  Printer printer(out);
+  testing::RecordingInitSystem real;
+  real.active.insert("kubelet.service");
+  AnnouncingInitSystem init(real, printer, "reset");
+  ASSERT_TRUE(init.Stop("kubelet.service").ok());
+  ASSERT_TRUE(init.DaemonReload().ok());
+  ASSERT_TRUE(init.Enable("kubelet.service").ok());
+  ASSERT_TRUE(init.Restart("containerd.service").ok());
+  ASSERT_TRUE(init.Disable("kubelet.service").ok());
+  ASSERT_TRUE(init.Start("etcd").ok());
+  ASSERT_TRUE(init.ReloadIfStale("kubelet.service", {}).ok());
+  EXPECT_EQ(out.str(),
+            "[reset] Stopping the kubelet service\n"
+            "[reset] Reloading the systemd manager configuration\n"
+            "[reset] Enabling the kubelet service\n"
+            "[reset] Restarting the containerd service\n"
+            "[reset] Disabling the kubelet service\n"
+            "[reset] Starting the etcd service\n");
+  EXPECT_EQ(real.calls.size(), 7u);
+  EXPECT_FALSE(*init.IsActive("kubelet.service"));
+  real.fail["stop"] = Unavailable("no bus");
+  EXPECT_EQ(init.Stop("kubelet.service").message(), "no bus");
 }
 
 }  // namespace

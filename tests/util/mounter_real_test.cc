@@ -57,10 +57,17 @@ TEST(UnmountFlagsForTest, DetachAndNoFollowAlwaysExpireAlone) {
 
 TEST(RealMounterTest, NothingIsMountedBelowAFreshDirectory) {
   testing::TempDir dir;
-  RealMounter mounter(dir.path());
+  std::ostringstream out;
+  Printer printer(out);
+  RealMounter mounter(dir.path(), printer);
   auto mounts = mounter.MountPointsUnder("/var/lib/kubelet");
   ASSERT_TRUE(mounts) << mounts.error().message();
   EXPECT_THAT(*mounts, IsEmpty());
+  EXPECT_EQ(out.str(), "");
+  auto errors = mounter.UnmountAllUnder("/var/lib/kubelet", {});
+  ASSERT_TRUE(errors) << errors.error().message();
+  EXPECT_THAT(*errors, IsEmpty());
+  EXPECT_EQ(out.str(), "[reset] Unmounting mounted directories in \"/var/lib/kubelet\"\n");
 }
 
 TEST(DryRunMounterTest, ListsFromTheRealOneUnmountsNothing) {
@@ -76,6 +83,28 @@ TEST(DryRunMounterTest, ListsFromTheRealOneUnmountsNothing) {
   EXPECT_THAT(real.unmounted, IsEmpty());
   EXPECT_EQ(out.str(), "[dryrun] Would unmount \"/var/lib/kubelet/pods/a\"\n");
   EXPECT_FALSE(mounter.Unmount("/x", {"MNT_BOGUS"}).ok());
+  // What it would have unmounted is gone from its list, as after a real unmount.
+  mounts = mounter.MountPointsUnder("/var/lib/kubelet");
+  ASSERT_TRUE(mounts);
+  EXPECT_THAT(*mounts, IsEmpty());
+  EXPECT_THAT(real.mounts, ElementsAre("/var/lib/kubelet/pods/a"));
+}
+
+TEST(DryRunMounterTest, UnmountAllUnderSaysWhatItWouldUnmount) {
+  testing::FakeMounter real;
+  real.mounts = {"/var/lib/kubelet/pods/a", "/var/lib/kubelet2/b", "/var/lib/kubelet/pods/a/c"};
+  std::ostringstream out;
+  Printer printer(out);
+  DryRunMounter mounter(real, printer);
+  auto errors = mounter.UnmountAllUnder("/var/lib/kubelet", {"MNT_FORCE"});
+  ASSERT_TRUE(errors);
+  EXPECT_THAT(*errors, IsEmpty());
+  EXPECT_EQ(out.str(),
+            "[reset] Would unmount mounted directories in \"/var/lib/kubelet\"\n"
+            "[dryrun] Would unmount \"/var/lib/kubelet/pods/a/c\"\n"
+            "[dryrun] Would unmount \"/var/lib/kubelet/pods/a\"\n");
+  EXPECT_THAT(real.unmounted, IsEmpty());
+  EXPECT_THAT(*mounter.MountPointsUnder("/var/lib/kubelet"), IsEmpty());
 }
 
 }  // namespace

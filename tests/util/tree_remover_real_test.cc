@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "tests/fakes/temp_dir.h"
 
@@ -42,13 +43,15 @@ class TreeRemoverTest : public ::testing::Test {
   }
 
   testing::TempDir dir_;
+  std::ostringstream out_;
+  Printer printer_{out_};
 };
 
 TEST_F(TreeRemoverTest, CleanDirectoryEmptiesItAndKeepsIt) {
   Write(Root() + "/etc/kubernetes/pki/ca.crt", "x");
   Write(Root() + "/etc/kubernetes/pki/etcd/ca.key", "y");
   fs::create_directories(Root() + "/etc/kubernetes/pki/empty/deeper");
-  RealTreeRemover remover(Root());
+  RealTreeRemover remover(Root(), printer_);
   EXPECT_THAT(remover.CleanDirectory("/etc/kubernetes/pki"), IsEmpty());
   EXPECT_TRUE(fs::is_directory(Root() + "/etc/kubernetes/pki"));
   EXPECT_TRUE(fs::is_empty(Root() + "/etc/kubernetes/pki"));
@@ -57,7 +60,7 @@ TEST_F(TreeRemoverTest, CleanDirectoryEmptiesItAndKeepsIt) {
 }
 
 TEST_F(TreeRemoverTest, MissingDirectoryIsNotAFailure) {
-  RealTreeRemover remover(Root());
+  RealTreeRemover remover(Root(), printer_);
   EXPECT_THAT(remover.CleanDirectory("/var/lib/kubelet"), IsEmpty());
   EXPECT_THAT(remover.RemovePath("/etc/kubernetes/admin.conf"), IsEmpty());
 }
@@ -69,7 +72,7 @@ TEST_F(TreeRemoverTest, LinksInsideAreRemovedTargetsStay) {
   fs::create_directory_symlink(Outside() + "/dir", kubelet + "/link-to-dir");
   fs::create_symlink("../../../../outside/dir", kubelet + "/relative-link");
   fs::create_symlink(kubelet + "/nowhere", kubelet + "/dangling");
-  RealTreeRemover remover(Root());
+  RealTreeRemover remover(Root(), printer_);
   EXPECT_THAT(remover.CleanDirectory("/var/lib/kubelet"), IsEmpty());
   EXPECT_TRUE(fs::is_empty(kubelet));
   ExpectOutsideIntact();
@@ -78,7 +81,7 @@ TEST_F(TreeRemoverTest, LinksInsideAreRemovedTargetsStay) {
 TEST_F(TreeRemoverTest, LinkedDirectoryIsReportedNotFollowed) {
   fs::create_directories(Root() + "/etc/kubernetes");
   fs::create_directory_symlink(Outside() + "/dir", Root() + "/etc/kubernetes/pki");
-  RealTreeRemover remover(Root());
+  RealTreeRemover remover(Root(), printer_);
   auto failures = remover.CleanDirectory("/etc/kubernetes/pki");
   ASSERT_THAT(failures, SizeIs(1));
   EXPECT_EQ(failures[0].path, "/etc/kubernetes/pki");
@@ -93,7 +96,7 @@ TEST_F(TreeRemoverTest, LinkedParentIsReportedNotFollowed) {
   Write(Outside() + "/dir/admin.conf", "keep");
   fs::create_directories(Root() + "/etc");
   fs::create_directory_symlink(Outside() + "/dir", Root() + "/etc/kubernetes");
-  RealTreeRemover remover(Root());
+  RealTreeRemover remover(Root(), printer_);
   auto failures = remover.CleanDirectory("/etc/kubernetes/manifests");
   ASSERT_THAT(failures, SizeIs(1));
   EXPECT_EQ(failures[0].path, "/etc/kubernetes");
@@ -109,7 +112,7 @@ TEST_F(TreeRemoverTest, RemovePathRemovesFilesLinksAndTrees) {
   fs::create_symlink(Outside() + "/secret", Root() + "/etc/kubernetes/kubelet.conf");
   Write(Root() + "/etc/kubernetes/scheduler.conf/odd/file",
         "a directory where a file was expected");
-  RealTreeRemover remover(Root());
+  RealTreeRemover remover(Root(), printer_);
   for (const char* path : {"/etc/kubernetes/admin.conf", "/etc/kubernetes/kubelet.conf",
                            "/etc/kubernetes/scheduler.conf"}) {
     EXPECT_THAT(remover.RemovePath(path), IsEmpty()) << path;
@@ -122,7 +125,7 @@ TEST_F(TreeRemoverTest, RemovePathRemovesFilesLinksAndTrees) {
 TEST_F(TreeRemoverTest, RootedAtSlashTakesNodePathsAsIs) {
   // The root "" is "/": the same code path as a --rootfs, only without a prefix.
   Write(Outside() + "/clean-me/a/b", "x");
-  RealTreeRemover remover("");
+  RealTreeRemover remover("", printer_);
   EXPECT_THAT(remover.CleanDirectory(Outside() + "/clean-me"), IsEmpty());
   EXPECT_TRUE(fs::is_empty(Outside() + "/clean-me"));
   EXPECT_EQ(Read(Outside() + "/secret"), "keep me");
@@ -131,7 +134,7 @@ TEST_F(TreeRemoverTest, RootedAtSlashTakesNodePathsAsIs) {
 TEST_F(TreeRemoverTest, RefusesTopLevelAndClimbingPaths) {
   fs::create_directories(Root() + "/etc/kubernetes");
   Write(Root() + "/etc/hostname", "node");
-  RealTreeRemover remover(Root());
+  RealTreeRemover remover(Root(), printer_);
   for (const char* bad : {"/", "/etc", "/etc/", "//etc", "/etc/kubernetes/../.."}) {
     auto failures = remover.CleanDirectory(bad);
     ASSERT_THAT(failures, SizeIs(1)) << bad;
@@ -144,20 +147,64 @@ TEST_F(TreeRemoverTest, RefusesTopLevelAndClimbingPaths) {
 
 TEST_F(TreeRemoverTest, AFileWhereADirectoryIsExpectedIsReported) {
   Write(Root() + "/etc/kubernetes/manifests", "not a directory");
-  RealTreeRemover remover(Root());
+  RealTreeRemover remover(Root(), printer_);
   auto failures = remover.CleanDirectory("/etc/kubernetes/manifests");
   ASSERT_THAT(failures, SizeIs(1));
   EXPECT_THAT(failures[0].reason, HasSubstr("is not a directory"));
   EXPECT_EQ(Read(Root() + "/etc/kubernetes/manifests"), "not a directory");
 }
 
-TEST(DryRunTreeRemoverTest, TouchesNothing) {
+TEST_F(TreeRemoverTest, ResetsCallsSayWhatTheyDelete) {
+  Write(Root() + "/etc/kubernetes/pki/ca.crt", "x");
+  Write(Root() + "/etc/kubernetes/admin.conf", "y");
+  Write(Root() + "/var/lib/etcd/member/wal", "z");
+  RealTreeRemover remover(Root(), printer_);
+  EXPECT_THAT(remover.CleanDirectories({"/etc/kubernetes/pki", "/etc/kubernetes/manifests"}),
+              IsEmpty());
+  EXPECT_THAT(remover.RemoveFiles({"/etc/kubernetes/admin.conf", "/etc/kubernetes/kubelet.conf"}),
+              IsEmpty());
+  EXPECT_THAT(remover.CleanDirectoryOf("the etcd data directory", "/var/lib/etcd"), IsEmpty());
+  // Nothing is said of a directory that is not there.
+  EXPECT_THAT(remover.CleanDirectoryOf("the etcd data directory", "/var/lib/none"), IsEmpty());
+  EXPECT_EQ(out_.str(),
+            "[reset] Deleting contents of directories: [/etc/kubernetes/pki "
+            "/etc/kubernetes/manifests]\n"
+            "[reset] Deleting files: [/etc/kubernetes/admin.conf /etc/kubernetes/kubelet.conf]\n"
+            "[reset] Deleted contents of the etcd data directory: /var/lib/etcd\n");
+  EXPECT_TRUE(fs::is_empty(Root() + "/etc/kubernetes/pki"));
+  EXPECT_FALSE(fs::exists(Root() + "/etc/kubernetes/admin.conf"));
+  EXPECT_TRUE(fs::is_empty(Root() + "/var/lib/etcd"));
+}
+
+TEST_F(TreeRemoverTest, ResetsCallsReportWhatStays) {
+  Write(Outside() + "/pki/ca.key", "key");
+  fs::create_directories(Root() + "/etc/kubernetes");
+  fs::create_directory_symlink(Outside() + "/pki", Root() + "/etc/kubernetes/pki");
+  RealTreeRemover remover(Root(), printer_);
+  EXPECT_THAT(remover.CleanDirectories({"/etc/kubernetes/pki"}), SizeIs(1));
+  EXPECT_THAT(remover.CleanDirectoryOf("the etcd data directory", "/etc/kubernetes/pki"),
+              SizeIs(1));
+  EXPECT_THAT(out_.str(), ::testing::Not(HasSubstr("Deleted contents")));
+  ExpectOutsideIntact();
+}
+
+TEST(DryRunTreeRemoverTest, TouchesNothingAndSaysWhatItWouldDelete) {
   testing::TempDir dir;
   std::ofstream(dir.path() + "/file") << "x";
-  DryRunTreeRemover remover;
+  std::ostringstream out;
+  Printer printer(out);
+  DryRunTreeRemover remover(printer);
   EXPECT_THAT(remover.CleanDirectory(dir.path()), IsEmpty());
   EXPECT_THAT(remover.RemovePath(dir.path() + "/file"), IsEmpty());
+  EXPECT_EQ(out.str(), "");
+  EXPECT_THAT(remover.CleanDirectories({dir.path()}), IsEmpty());
+  EXPECT_THAT(remover.RemoveFiles({dir.path() + "/file"}), IsEmpty());
+  EXPECT_THAT(remover.CleanDirectoryOf("the etcd data directory", dir.path()), IsEmpty());
   EXPECT_TRUE(fs::exists(dir.path() + "/file"));
+  EXPECT_EQ(out.str(),
+            "[reset] Would delete contents of directories: [" + dir.path() + "]\n" +
+                "[reset] Would delete files: [" + dir.path() + "/file]\n" +
+                "[reset] Would delete contents of the etcd data directory: " + dir.path() + "\n");
 }
 
 }  // namespace
