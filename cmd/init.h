@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "app/phases/init/init_data.h"
+#include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
 #include "app/workflow/runner.h"
@@ -27,6 +28,8 @@ class InitCommand {
   // The one place that reads the config file, applies defaults and flags, validates, and builds
   // the host seams: after it, data_ is trusted.
   Status MakeInitData();
+  // The host seams and the waiter: real ones, or the dry run's.
+  Status MakeSeams();
   Result<std::vector<std::string>> ResolveSkipPhases(const std::vector<std::string>& flag);
   void Done(const Status& status, const std::string& failed_phase);
   // The API client of `kubeconfig`, built on first use into `slot` (a dry-run client in dry-run).
@@ -38,6 +41,7 @@ class InitCommand {
   phases::InitData data_;
   std::unique_ptr<util::Machine> machine_;
   std::unique_ptr<OwnedHost> host_;
+  std::unique_ptr<phases::Waiter> waiter_;
   std::unique_ptr<util::KubeClient> admin_client_;
   std::unique_ptr<util::KubeClient> super_admin_client_;
   workflow::FlagSet flags_;

@@ -145,16 +145,38 @@ Status JoinCommand::MakeJoinData() {
     data_.patches = util::patches::Patcher(data_.cfg.patches_directory, printer_);
   }
   data_.dry_run = data_.cfg.dry_run;
-  Result<std::unique_ptr<OwnedHost>> host = MakeHost({context_.global.rootfs, data_.dry_run, "join"}, *machine_, printer_);
-  if (!host) return host.error();
-  host_ = std::move(*host);
-  data_.host = &host_->host();
-  data_.out = &printer_;
+  KKADM_RETURN_IF_ERROR(MakeSeams());
   if (data_.cfg.discovery.bootstrap_token) {
     data_.discovery_endpoints = {data_.cfg.discovery.bootstrap_token->api_server_endpoint};
     for (const auto& e : options_.extra_endpoints) data_.discovery_endpoints.push_back(e);
   }
   SetClients();
+  return Status::Ok();
+}
+
+Status JoinCommand::MakeSeams() {
+  HostOptions options;
+  options.rootfs = context_.global.rootfs;
+  options.dry_run = data_.dry_run;
+  options.dry_run_name = "join";
+  options.shown_dirs = {data_.manifest_dir};
+  Result<std::unique_ptr<OwnedHost>> host = MakeHost(options, *machine_, printer_);
+  if (!host) return host.error();
+  host_ = std::move(*host);
+  data_.host = &host_->host();
+  data_.out = &printer_;
+  if (data_.dry_run) {
+    waiter_ = std::make_unique<phases::DryRunWaiter>(printer_);
+    kubelet_bootstrap_ = std::make_unique<phases::DryRunKubeletBootstrapWaiter>(printer_);
+    etcd_ = std::make_unique<phases::DryRunEtcdJoiner>(printer_);
+  } else {
+    waiter_ = std::make_unique<phases::RealWaiter>(data_.host->clock, printer_);
+    kubelet_bootstrap_ = std::make_unique<phases::RealKubeletBootstrapWaiter>(data_);
+    etcd_ = std::make_unique<phases::RealEtcdJoiner>(data_);
+  }
+  data_.waiter = waiter_.get();
+  data_.kubelet_bootstrap = kubelet_bootstrap_.get();
+  data_.etcd = etcd_.get();
   return Status::Ok();
 }
 

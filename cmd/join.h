@@ -6,7 +6,10 @@
 #include <memory>
 #include <optional>
 
+#include "app/phases/join/etcd_join.h"
 #include "app/phases/join/join_data.h"
+#include "app/phases/join/kubelet_bootstrap.h"
+#include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
 #include "app/workflow/runner.h"
@@ -30,6 +33,8 @@ class JoinCommand {
   // validates, and builds the host seams: after it, data_ is trusted.
   Status MakeJoinData();
   Status UseAdminConfWithoutDiscovery();
+  // The host seams, the waiters and etcd's: real ones, or the dry run's.
+  Status MakeSeams();
   void SetClients();
   Result<phases::JoinCluster*> Cluster();
   Result<util::KubeClient*> BootstrapClient();
@@ -44,6 +49,9 @@ class JoinCommand {
   phases::JoinData data_;
   std::unique_ptr<util::Machine> machine_;
   std::unique_ptr<OwnedHost> host_;
+  std::unique_ptr<phases::Waiter> waiter_;
+  std::unique_ptr<phases::KubeletBootstrapWaiter> kubelet_bootstrap_;
+  std::unique_ptr<phases::EtcdJoiner> etcd_;
   std::optional<Result<phases::JoinCluster>> cluster_;
   std::unique_ptr<util::KubeClient> bootstrap_client_;
   std::unique_ptr<util::KubeClient> admin_client_;

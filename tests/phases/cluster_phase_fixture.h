@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/phases/init/init_data.h"
+#include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/file_system_real.h"
 #include "app/util/kube_apply.h"
 #include "app/workflow/phase.h"
@@ -44,6 +45,7 @@ class ClusterPhasesTest : public ::testing::Test {
     data_.host = &host_;
     data_.out = &printer_;
     data_.client = [this]() -> Result<util::KubeClient*> { return &client_; };
+    data_.waiter = &waiter_;
   }
 
   Status RunTree(const workflow::Phase& phase) {
@@ -83,6 +85,7 @@ class ClusterPhasesTest : public ::testing::Test {
   std::ostringstream out_;
   util::Printer printer_{out_};
   FakeKubeClient client_;
+  phases::RealWaiter waiter_{clock_, printer_};
   phases::InitData data_;
 };
 

@@ -35,8 +35,7 @@ workflow::Phase Subphase(InitData& data, const char* name, const std::string& co
   phase.run = [&data, component] {
     data.printer().Line("control-plane", "Creating static Pod manifest for \"" + component + "\"");
     return CreateControlPlaneManifest(component, StaticPodInputFromInit(data), data.fs(),
-                                      data.manifest_dir, PatcherFor(data.patches),
-                                      data.dry_run ? &data.printer() : nullptr);
+                                      data.manifest_dir, PatcherFor(data.patches));
   };
   phase.check = [&data, component] {
     return CheckPodPatches(data.patches, component, [&data, &component] {

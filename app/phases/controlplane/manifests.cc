@@ -81,12 +81,12 @@ Result<json> BuildControlPlanePod(const std::string& component, const StaticPodI
 
 Status CreateControlPlaneManifest(const std::string& component, const StaticPodInput& input,
                                   util::FileSystem& fs, const std::string& manifest_dir,
-                                  const ManifestPatcher& patcher, util::Printer* dry_run_printer) {
+                                  const ManifestPatcher& patcher) {
   auto pod = BuildControlPlanePod(component, input);
   if (!pod.has_value()) {
     return pod.error().Wrap("failed to create static pod manifest file for \"" + component + "\"");
   }
-  return PatchAndWritePod(component, std::move(*pod), patcher, fs, manifest_dir, dry_run_printer);
+  return PatchAndWritePod(component, std::move(*pod), patcher, fs, manifest_dir);
 }
 
 }  // namespace kkadm::phases

@@ -15,10 +15,10 @@ Result<nlohmann::json> BuildControlPlanePod(const std::string& component,
                                             const StaticPodInput& input);
 
 // Builds the Pod, runs `patcher` on it and writes <manifest_dir>/<component>.yaml (0600, dir
-// 0700). A non-null `dry_run_printer` also prints the file. Rewrites an existing manifest, as
-// kubeadm does; the same input always gives the same bytes.
+// 0700). Rewrites an existing manifest, as kubeadm does; the same input always gives the same
+// bytes.
 Status CreateControlPlaneManifest(const std::string& component, const StaticPodInput& input,
                                   util::FileSystem& fs, const std::string& manifest_dir,
-                                  const ManifestPatcher& patcher, util::Printer* dry_run_printer);
+                                  const ManifestPatcher& patcher);
 
 }  // namespace kkadm::phases

@@ -11,7 +11,6 @@
 #include "app/config/types.h"
 #include "app/util/file_system.h"
 #include "app/util/patches/patcher.h"
-#include "app/util/printer.h"
 #include "app/util/static_pod.h"
 #include "app/util/status.h"
 
@@ -61,9 +60,9 @@ void FillContainer(nlohmann::json& pod, const std::string& image, const StaticPo
                    const std::vector<std::string>& command, const std::vector<config::EnvVar>& env);
 
 // Runs `patcher` (if any) on the Pod, serialises it and writes <manifest_dir>/<target>.yaml
-// (see util::WriteStaticPodManifest; `dry_run_printer` non-null shows the file).
+// (see util::WriteStaticPodManifest).
 Status PatchAndWritePod(const std::string& target, nlohmann::json pod,
                         const ManifestPatcher& patcher, util::FileSystem& fs,
-                        const std::string& manifest_dir, util::Printer* dry_run_printer);
+                        const std::string& manifest_dir);
 
 }  // namespace kkadm::phases

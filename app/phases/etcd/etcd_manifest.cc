@@ -189,8 +189,7 @@ Result<json> BuildEtcdPod(const StaticPodInput& in,
 
 Status CreateLocalEtcdManifest(const StaticPodInput& input,
                                const std::vector<EtcdMember>& initial_cluster, util::FileSystem& fs,
-                               const std::string& manifest_dir, const ManifestPatcher& patcher,
-                               util::Printer* dry_run_printer) {
+                               const std::string& manifest_dir, const ManifestPatcher& patcher) {
   if (!input.cluster->etcd.local) {
     return FailedPrecondition(
         "etcd static pod manifest cannot be generated for cluster using "
@@ -198,7 +197,7 @@ Status CreateLocalEtcdManifest(const StaticPodInput& input,
   }
   auto pod = BuildEtcdPod(input, initial_cluster);
   if (!pod.has_value()) return pod.error();
-  return PatchAndWritePod(kEtcd, std::move(*pod), patcher, fs, manifest_dir, dry_run_printer);
+  return PatchAndWritePod(kEtcd, std::move(*pod), patcher, fs, manifest_dir);
 }
 
 }  // namespace kkadm::phases

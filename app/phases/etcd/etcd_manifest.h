@@ -44,11 +44,9 @@ Result<nlohmann::json> BuildEtcdPod(const StaticPodInput& input,
                                     const std::vector<EtcdMember>& initial_cluster);
 
 // Builds the Pod, runs `patcher` on it (target "etcd") and writes <manifest_dir>/etcd.yaml (0600,
-// dir 0700); a non-null `dry_run_printer` also prints it. FailedPrecondition with external etcd.
-// Rewrites an existing file, as kubeadm does.
+// dir 0700). FailedPrecondition with external etcd. Rewrites an existing file, as kubeadm does.
 Status CreateLocalEtcdManifest(const StaticPodInput& input,
                                const std::vector<EtcdMember>& initial_cluster, util::FileSystem& fs,
-                               const std::string& manifest_dir, const ManifestPatcher& patcher,
-                               util::Printer* dry_run_printer);
+                               const std::string& manifest_dir, const ManifestPatcher& patcher);
 
 }  // namespace kkadm::phases

@@ -24,17 +24,13 @@ Status RunEtcdLocal(InitData& data) {
     return Status::Ok();
   }
   const std::string& data_dir = cluster.etcd.local->data_dir;
-  if (data.dry_run) {
-    data.printer().Line("etcd", "Would ensure that \"" + data_dir + "\" directory is present");
-  } else {
-    KKADM_RETURN_IF_ERROR(data.fs()
-                              .MakeDirs(data_dir, 0700)
-                              .Wrap("failed to create etcd directory \"" + data_dir + "\""));
-  }
+  KKADM_RETURN_IF_ERROR(data.fs()
+                            .EnsureDirectory(data_dir, 0700, "etcd")
+                            .Wrap("failed to create etcd directory \"" + data_dir + "\""));
   data.printer().Line(
       "etcd", "Creating static Pod manifest for local etcd in \"" + data.manifest_dir + "\"");
   return CreateLocalEtcdManifest(StaticPodInputFromInit(data), {}, data.fs(), data.manifest_dir,
-                                 PatcherFor(data.patches), data.dry_run ? &data.printer() : nullptr)
+                                 PatcherFor(data.patches))
       .Wrap("error creating local etcd static pod manifest file");
 }
 

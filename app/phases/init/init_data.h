@@ -15,6 +15,8 @@
 
 namespace kkadm::phases {
 
+class Waiter;
+
 struct InitData {
   config::InitConfiguration cfg;
 
@@ -22,6 +24,8 @@ struct InitData {
   util::Host* host = nullptr;
   util::Printer* out = nullptr;
 
+  // The dry run's seams (FileSystem, InitSystem, clients, waiter) say what would happen; this is
+  // only for kubeadm's "Would pull the required images" line, a step kkadm never takes.
   bool dry_run = false;
   // Node paths. In dry-run the FileSystem diverts writes, so these keep their real values.
   std::string kubeconfig_dir = "/etc/kubernetes";
@@ -48,6 +52,8 @@ struct InitData {
   std::function<Result<util::KubeClient*>()> super_admin_client;
   // A plain HTTP GET (the kubelet's healthz at http://127.0.0.1:10248/healthz): the body on 200.
   std::function<Result<std::string>(const std::string& url)> http_get;
+  // What wait-control-plane waits with: a RealWaiter, or the dry run's (set by the command).
+  Waiter* waiter = nullptr;
   // The ClusterConfiguration as kubeadm's v1beta4 YAML, for the kubeadm-config ConfigMap.
   std::function<std::string()> cluster_config_yaml;
   // Set by upload-certs (from cfg.certificate_key or generated); read by show-join-command.

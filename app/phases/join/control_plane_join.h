@@ -11,9 +11,9 @@ namespace kkadm::phases {
 // nodeRegistration.taints (nil: the control-plane NoSchedule taint). No-op for a worker.
 Status RunJoinMarkControlPlane(JoinData& data);
 
-// wait-control-plane: this node's API server answers /livez (data.local_api_client), polled every
-// 100 ms for at most timeouts.controlPlaneComponentHealthCheck, with init's [api-check] lines.
-// No-op for a worker; only printed in dry-run.
+// wait-control-plane: data.waiter waits until this node's API server answers /livez
+// (data.local_api_client), for at most timeouts.controlPlaneComponentHealthCheck, with init's
+// [api-check] lines. No-op for a worker.
 Status RunJoinWaitControlPlane(JoinData& data);
 
 }  // namespace kkadm::phases

@@ -140,8 +140,7 @@ Status RunPrepareControlPlane(JoinData& data) {
   for (const char* component : kControlPlaneComponents) {
     data.printer().Line("control-plane", fmt::format("Creating static Pod manifest for \"{}\"", component));
     KKADM_RETURN_IF_ERROR(CreateControlPlaneManifest(component, input, data.fs(), data.manifest_dir,
-                                                     PatcherFor(data.patches),
-                                                     data.dry_run ? &data.printer() : nullptr));
+                                                     PatcherFor(data.patches)));
   }
   return Status::Ok();
 }

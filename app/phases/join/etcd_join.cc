@@ -117,16 +117,6 @@ Status WaitForMember(JoinData& data, util::EtcdClient& etcd, const config::APIEn
   return waited.status().Wrap("the new etcd member did not join the cluster");
 }
 
-Status DryRunJoinEtcd(JoinData& data, const StaticPodInput& input, const std::string& peer_url) {
-  data.printer().Line("etcd", "Would add etcd member: " + peer_url);
-  data.printer().Line("etcd", "Creating static Pod manifest for \"etcd\"");
-  KKADM_RETURN_IF_ERROR(CreateLocalEtcdManifest(input, {EtcdMember{input.node_name, peer_url}}, data.fs(),
-                                                data.manifest_dir, PatcherFor(data.patches),
-                                                &data.printer()));
-  data.printer().Line("etcd", "Would wait for the new etcd member to join the cluster");
-  return Status::Ok();
-}
-
 }  // namespace
 
 Result<std::vector<std::string>> EtcdEndpointsFromCluster(util::KubeClient& client) {
@@ -181,25 +171,16 @@ Status RunJoinEtcd(JoinData& data) {
   KKADM_RETURN_IF_ERROR(CheckPodPatches(data.patches, kEtcd, [&] {
     return BuildEtcdPod(input, {EtcdMember{input.node_name, peer_url}});
   }));
-  if (data.dry_run) {
-    data.printer().Line("control-plane-join", "Would ensure that \"" + data_dir + "\" directory is present");
-    return DryRunJoinEtcd(data, input, peer_url);
-  }
-  KKADM_RETURN_IF_ERROR(data.fs().MakeDirs(data_dir, 0700).Wrap("failed to create etcd directory \"" + data_dir + "\""));
-  std::unique_ptr<util::EtcdClient> etcd;
-  auto client = EtcdClientOf(data, cfg, etcd);
-  if (!client) return client.error();
-  auto added = AddLearner(**client, input.node_name, peer_url);
-  if (!added) return added.error().Wrap("error adding the etcd member " + peer_url);
-  data.printer().Line("etcd", "Announced new etcd member joining to the existing etcd cluster");
+  KKADM_RETURN_IF_ERROR(data.fs()
+                            .EnsureDirectory(data_dir, 0700, "control-plane-join")
+                            .Wrap("failed to create etcd directory \"" + data_dir + "\""));
+  auto added = data.etcd->AddMember(cfg, input.node_name, peer_url);
+  if (!added) return added.error();
   data.printer().Line("etcd", "Creating static Pod manifest for \"etcd\"");
   KKADM_RETURN_IF_ERROR(CreateLocalEtcdManifest(input, added->initial_cluster, data.fs(),
-                                                data.manifest_dir, PatcherFor(data.patches), nullptr)
+                                                data.manifest_dir, PatcherFor(data.patches))
                             .Wrap("error creating local etcd static pod manifest file"));
-  if (added->is_learner) {
-    KKADM_RETURN_IF_ERROR(PromoteLearner(**client, added->id).Wrap("error promoting the etcd learner " + peer_url));
-  }
-  return WaitForMember(data, **client, cfg.local_api_endpoint);
+  return data.etcd->PromoteAndWait(cfg, *added, peer_url);
 }
 
 Status RunCheckEtcd(JoinData& data) {
@@ -209,12 +190,12 @@ Status RunCheckEtcd(JoinData& data) {
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
   if (!cfg.cluster.etcd.local) return Status::Ok();
   data.printer().Line("check-etcd", "Checking that the etcd cluster is healthy");
-  if (data.dry_run) {
-    data.printer().Line("check-etcd", "Would check that the etcd cluster is healthy");
-    return Status::Ok();
-  }
+  return data.etcd->CheckHealth(cfg);
+}
+
+Status RealEtcdJoiner::CheckHealth(const config::InitConfiguration& cfg) {
   std::unique_ptr<util::EtcdClient> etcd;
-  auto client = EtcdClientOf(data, cfg, etcd);
+  auto client = EtcdClientOf(data_, cfg, etcd);
   if (!client) return client.error();
   auto members = (*client)->MemberList();
   if (!members) return members.error().Wrap("etcd cluster is not healthy");
@@ -224,6 +205,49 @@ Status RunCheckEtcd(JoinData& data) {
       if (!status) return status.error().Wrap("etcd cluster is not healthy: " + url);
     }
   }
+  return Status::Ok();
+}
+
+Result<LearnerAdded> RealEtcdJoiner::AddMember(const config::InitConfiguration& cfg,
+                                               const std::string& name,
+                                               const std::string& peer_url) {
+  auto client = EtcdClientOf(data_, cfg, client_);
+  if (!client) return client.error();
+  auto added = AddLearner(**client, name, peer_url);
+  if (!added) return added.error().Wrap("error adding the etcd member " + peer_url);
+  data_.printer().Line("etcd", "Announced new etcd member joining to the existing etcd cluster");
+  return added;
+}
+
+Status RealEtcdJoiner::PromoteAndWait(const config::InitConfiguration& cfg,
+                                      const LearnerAdded& added, const std::string& peer_url) {
+  if (client_ == nullptr) {
+    auto client = EtcdClientOf(data_, cfg, client_);
+    if (!client) return client.error();
+  }
+  if (added.is_learner) {
+    KKADM_RETURN_IF_ERROR(
+        PromoteLearner(*client_, added.id).Wrap("error promoting the etcd learner " + peer_url));
+  }
+  return WaitForMember(data_, *client_, cfg.local_api_endpoint);
+}
+
+Status DryRunEtcdJoiner::CheckHealth(const config::InitConfiguration&) {
+  out_.Line("check-etcd", "Would check that the etcd cluster is healthy");
+  return Status::Ok();
+}
+
+Result<LearnerAdded> DryRunEtcdJoiner::AddMember(const config::InitConfiguration&,
+                                                 const std::string& name,
+                                                 const std::string& peer_url) {
+  out_.Line("etcd", "Would add etcd member: " + peer_url);
+  return LearnerAdded{
+      .id = 0, .is_learner = false, .initial_cluster = {EtcdMember{name, peer_url}}};
+}
+
+Status DryRunEtcdJoiner::PromoteAndWait(const config::InitConfiguration&, const LearnerAdded&,
+                                        const std::string&) {
+  out_.Line("etcd", "Would wait for the new etcd member to join the cluster");
   return Status::Ok();
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,13 +40,64 @@ Result<LearnerAdded> AddLearner(util::EtcdClient& client, const std::string& nam
 // fine.
 Status PromoteLearner(util::EtcdClient& client, uint64_t id);
 
-// control-plane-join/etcd: data dir 0700, AddLearner ("[etcd] Announced new etcd member joining to
-// the existing etcd cluster"), etcd.yaml with initial-cluster-state=existing, PromoteLearner, then
-// waits (at most 40 s) for this member's endpoint to answer. External etcd: one line, nothing
-// done. Dry-run: "Would ..." lines and the manifest printed.
+// control-plane-join/etcd: data dir 0700, this node's member added (data.etcd: AddMember),
+// etcd.yaml with initial-cluster-state=existing, then the member promoted and waited for
+// (PromoteAndWait). External etcd: one line, nothing done. In a dry run the seams say what they
+// would do and the manifest is shown.
 Status RunJoinEtcd(JoinData& data);
 
-// check-etcd: every member endpoint answers its status ("etcd cluster is not healthy: ..." else).
+// check-etcd: "[check-etcd] Checking that the etcd cluster is healthy", then data.etcd's
+// CheckHealth.
 Status RunCheckEtcd(JoinData& data);
+
+// The stacked etcd cluster as a control-plane join changes it (kubeadm's etcd client in
+// CheckLocalEtcd and CreateStackedEtcdStaticPodManifestFile). RealEtcdJoiner reaches etcd's API
+// through the endpoints the cluster publishes, with the node's etcd client certificate; the
+// command builds it, or for --dry-run a DryRunEtcdJoiner, which reaches nothing and says what it
+// would do.
+class EtcdJoiner {
+ public:
+  virtual ~EtcdJoiner() = default;
+  // Every member endpoint answers its status ("etcd cluster is not healthy: ..." else). A dry
+  // run says "[check-etcd] Would check that the etcd cluster is healthy".
+  virtual Status CheckHealth(const config::InitConfiguration& cfg) = 0;
+  // AddLearner ("error adding the etcd member <peer_url>: ..."), then "[etcd] Announced new etcd
+  // member joining to the existing etcd cluster". A dry run says "[etcd] Would add etcd member:
+  // <peer_url>" and answers with a cluster of this member alone, as kubeadm's dry run writes it.
+  virtual Result<LearnerAdded> AddMember(const config::InitConfiguration& cfg,
+                                         const std::string& name, const std::string& peer_url) = 0;
+  // Promotes the member when it is a learner, then waits (at most 40 s) until its own endpoint
+  // answers as a voting member. A dry run says "[etcd] Would wait for the new etcd member to join
+  // the cluster".
+  virtual Status PromoteAndWait(const config::InitConfiguration& cfg, const LearnerAdded& added,
+                                const std::string& peer_url) = 0;
+};
+
+class RealEtcdJoiner final : public EtcdJoiner {
+ public:
+  explicit RealEtcdJoiner(JoinData& data) : data_(data) {}
+  Status CheckHealth(const config::InitConfiguration& cfg) override;
+  Result<LearnerAdded> AddMember(const config::InitConfiguration& cfg, const std::string& name,
+                                 const std::string& peer_url) override;
+  Status PromoteAndWait(const config::InitConfiguration& cfg, const LearnerAdded& added,
+                        const std::string& peer_url) override;
+
+ private:
+  JoinData& data_;
+  std::unique_ptr<util::EtcdClient> client_;  // the one AddMember used, kept for the promotion
+};
+
+class DryRunEtcdJoiner final : public EtcdJoiner {
+ public:
+  explicit DryRunEtcdJoiner(util::Printer& out) : out_(out) {}
+  Status CheckHealth(const config::InitConfiguration& cfg) override;
+  Result<LearnerAdded> AddMember(const config::InitConfiguration& cfg, const std::string& name,
+                                 const std::string& peer_url) override;
+  Status PromoteAndWait(const config::InitConfiguration& cfg, const LearnerAdded& added,
+                        const std::string& peer_url) override;
+
+ private:
+  util::Printer& out_;
+};
 
 }  // namespace kkadm::phases

@@ -17,6 +17,10 @@
 
 namespace kkadm::phases {
 
+class EtcdJoiner;
+class KubeletBootstrapWaiter;
+class Waiter;
+
 // What discovery established about the cluster this node joins.
 struct JoinCluster {
   // The identity the kubelet bootstraps with and kkadm reads the cluster with before this node has
@@ -36,6 +40,8 @@ struct JoinData {
   util::Host* host = nullptr;
   util::Printer* out = nullptr;
 
+  // The dry run's seams (FileSystem, InitSystem, clients, waiters) say what would happen; this is
+  // only for kubeadm's "Would pull the required images" line, a step kkadm never takes.
   bool dry_run = false;
   // Node paths. In dry-run the FileSystem diverts writes, so these keep their real values.
   std::string kubeconfig_dir = "/etc/kubernetes";
@@ -67,6 +73,11 @@ struct JoinData {
   std::function<Result<std::string>(const std::string& url)> http_get;
   // An etcd client for `config` (real one: util::EtcdClient over libcurl).
   std::function<std::unique_ptr<util::EtcdClient>(util::EtcdClientConfig config)> etcd_client;
+  // What the phases wait for and how they change etcd: real ones, or the dry run's (set by the
+  // command, owned by it).
+  Waiter* waiter = nullptr;
+  KubeletBootstrapWaiter* kubelet_bootstrap = nullptr;
+  EtcdJoiner* etcd = nullptr;
 
   // Set by preflight when a check failed (not discovery): the command exits with code 2 then.
   bool preflight_checks_failed = false;

@@ -2,39 +2,34 @@
 #include "app/phases/waitcontrolplane/wait_control_plane_phase.h"
 
 #include "app/phases/bootstraptoken/bootstrap_token.h"
-#include "app/phases/waitcontrolplane/wait.h"
-#include "app/util/kube_apply.h"
+#include "app/phases/waitcontrolplane/waiter.h"
 
 namespace kkadm::phases {
 namespace {
 
+// admin.conf's group gets its rights from the kubeadm:cluster-admins binding, so while it is
+// missing admin.conf is Forbidden and kubeadm creates it with super-admin.conf.
+Status BindClusterAdmins(InitData& data, util::KubeClient& admin) {
+  Status s = EnsureAdminClusterRoleBinding(admin);
+  if (s.code() != StatusCode::kPermissionDenied || !data.super_admin_client) return s;
+  auto super_admin = data.super_admin_client();
+  if (!super_admin) return super_admin.error();
+  return EnsureAdminClusterRoleBinding(**super_admin);
+}
+
 Status Run(InitData& data) {
   const auto& t = data.cfg.timeouts;
-  if (data.dry_run) {
-    data.printer().Line("dryrun", "Would wait for the kubelet to be healthy");
-    data.printer().Line("dryrun", "Would wait for the API Server's /livez endpoint to return 'ok'");
-    return Status::Ok();
-  }
   WaitControlPlaneInput in{.manifest_dir = data.manifest_dir,
                            .cri_socket = data.cfg.node_registration.cri_socket,
                            .kubelet_timeout = t.kubelet_health_check,
                            .api_timeout = t.control_plane_component_health_check,
                            .http_get = data.http_get,
                            .client = data.client};
-  KKADM_RETURN_IF_ERROR(WaitForControlPlane(data.host->clock, data.printer(), in));
+  KKADM_RETURN_IF_ERROR(data.waiter->WaitForControlPlane(in));
   auto client = data.client();
   if (!client) return client.error();
-  // admin.conf's group gets its rights from this very binding, so while it is missing admin.conf
-  // is Forbidden and kubeadm creates it with super-admin.conf. RBAC may lag /livez by a moment:
-  // API calls are retried for kubernetesAPICall.
-  return util::RetryFor(data.host->clock, t.kubernetes_api_call, std::chrono::milliseconds(500),
-                        [&] {
-                          Status s = EnsureAdminClusterRoleBinding(**client);
-                          if (s.code() != StatusCode::kPermissionDenied || !data.super_admin_client) return s;
-                          auto super_admin = data.super_admin_client();
-                          if (!super_admin) return super_admin.error();
-                          return EnsureAdminClusterRoleBinding(**super_admin);
-                        })
+  return data.waiter
+      ->WaitForAdminAccess(t.kubernetes_api_call, [&] { return BindClusterAdmins(data, **client); })
       .Wrap("unable to create the kubeadm:cluster-admins ClusterRoleBinding");
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "app/phases/controlplane/control_plane_phase.h"
+#include "app/util/file_system_dry_run.h"
 #include "tests/phases/init_phase_fixture.h"
 
 namespace kkadm::phases {
@@ -40,13 +41,20 @@ TEST_F(InitPhasesTest, EtcdExternalWritesNothing) {
   EXPECT_FALSE(fs_.Exists("/var/lib/etcd"));
 }
 
+// Through the dry run's FileSystem, as `kkadm init phase etcd local --dry-run` has it.
 TEST_F(InitPhasesTest, EtcdDryRunPrintsTheManifest) {
-  data_.dry_run = true;
+  kkadm::testing::TempDir dry_dir;
+  util::DryRunFileSystem dry_fs(fs_, dry_dir.path(), printer_, {"/etc/kubernetes/manifests"});
+  util::Host dry_host{dry_fs, init_, clock_, machine_};
+  data_.host = &dry_host;
   ASSERT_TRUE(RunTree(NewEtcdPhase(data_)).ok());
   const std::string out = out_.str();
   EXPECT_EQ(out.rfind("[etcd] Would ensure that \"/var/lib/etcd\" directory is present\n"
                       "[etcd] Creating static Pod manifest for local etcd in "
                       "\"/etc/kubernetes/manifests\"\n"
+                      "[dryrun] Would create directory \"/etc/kubernetes/manifests\" (mode 0700)\n"
+                      "[dryrun] Would write file \"/etc/kubernetes/manifests/etcd.yaml\" (mode "
+                      "0600)\n"
                       "[dryrun] Would write file \"/etc/kubernetes/manifests/etcd.yaml\" with "
                       "content:\n\tapiVersion: v1\n",
                       0),
@@ -54,6 +62,7 @@ TEST_F(InitPhasesTest, EtcdDryRunPrintsTheManifest) {
       << out;
   EXPECT_NE(out.find("\t    - --name=cp-1\n"), std::string::npos);
   EXPECT_FALSE(fs_.Exists("/var/lib/etcd"));
+  EXPECT_FALSE(fs_.Exists("/etc/kubernetes/manifests"));
 }
 
 TEST_F(InitPhasesTest, PhasesInheritOnlyKubeadmFlags) {

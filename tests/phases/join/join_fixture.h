@@ -1,6 +1,7 @@
 // JoinPhasesTest: a JoinData over a RealFileSystem rooted in a temporary directory, a FakeMachine,
 // a FakeInitSystem with the kubelet unit, a FakeClock, and fake API clients (bootstrap identity,
-// admin.conf, the node's own kubelet.conf), with a discovered JoinCluster built from a real CA.
+// admin.conf, the node's own kubelet.conf), with a discovered JoinCluster built from a real CA,
+// and the real waiters and etcd joiner over them.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,8 +10,11 @@
 
 #include "app/config/defaults.h"
 #include "app/phases/discovery/tls_bootstrap.h"
+#include "app/phases/join/etcd_join.h"
 #include "app/phases/join/join_cluster.h"
 #include "app/phases/join/join_data.h"
+#include "app/phases/join/kubelet_bootstrap.h"
+#include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/file_system_real.h"
 #include "app/util/kube_helpers.h"
 #include "tests/fakes/fake_clock.h"
@@ -80,6 +84,9 @@ class JoinPhasesTest : public ::testing::Test {
       etcd_configs_.push_back(config);
       return std::make_unique<util::EtcdClient>(std::move(config), etcd_.Factory()({}));
     };
+    data_.waiter = &waiter_;
+    data_.kubelet_bootstrap = &kubelet_bootstrap_;
+    data_.etcd = &etcd_joiner_;
   }
 
   // The cluster as discovery would have found it: a real CA, the cluster's configuration.
@@ -130,6 +137,9 @@ class JoinPhasesTest : public ::testing::Test {
   std::vector<util::EtcdClientConfig> etcd_configs_;
   bool kubelet_healthy_ = true;
   std::vector<std::string> healthz_urls_;
+  phases::RealWaiter waiter_{clock_, printer_};
+  phases::RealKubeletBootstrapWaiter kubelet_bootstrap_{data_};
+  phases::RealEtcdJoiner etcd_joiner_{data_};
 };
 
 }  // namespace kkadm::testing

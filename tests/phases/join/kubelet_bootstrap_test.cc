@@ -99,11 +99,15 @@ TEST_F(KubeletBootstrapTest, HealthzAddressComesFromTheClustersKubeletConfigurat
 }
 
 TEST_F(KubeletBootstrapTest, DryRunWaitsForNothing) {
-  data_.dry_run = true;
+  DryRunKubeletBootstrapWaiter dry(printer_);
+  data_.kubelet_bootstrap = &dry;
   ASSERT_TRUE(RunJoinKubeletStart(data_).ok());
   EXPECT_EQ(polls_, 0);
   EXPECT_TRUE(healthz_urls_.empty());
-  EXPECT_THAT(out_.str(), HasSubstr("Would wait for the kubelet to perform the TLS Bootstrap"));
+  EXPECT_THAT(out_.str(), HasSubstr("[kubelet-start] Would wait for the kubelet to perform the TLS "
+                                    "Bootstrap\n[kubelet-start] Would annotate the Node with its "
+                                    "CRI socket\n"));
+  EXPECT_TRUE(node_api_.calls().empty());
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "app/phases/waitcontrolplane/wait_control_plane_phase.h"
+#include "app/phases/waitcontrolplane/waiter.h"
 #include "tests/phases/cluster_phase_fixture.h"
 
 namespace kkadm::phases {
@@ -118,6 +119,23 @@ TEST_F(WaitControlPlanePhaseTest, ApiServerTimeout) {
   EXPECT_EQ(s.message(), "could not initialize a Kubernetes cluster");
   EXPECT_THAT(out_.str(), HasSubstr("the API server is not healthy after 4m0s: EOF"));
   EXPECT_GE(clock_.slept(), std::chrono::minutes(4));
+}
+
+// The dry run's waiter, as `kkadm init --dry-run` has it: it says what it would wait for, asks
+// nothing and grants nothing.
+TEST_F(WaitControlPlanePhaseTest, DryRunWaitsForNothing) {
+  DryRunWaiter dry(printer_);
+  data_.waiter = &dry;
+  data_.http_get = [](const std::string& url) -> Result<std::string> {
+    ADD_FAILURE() << "GET " << url;
+    return std::string("ok");
+  };
+  ASSERT_TRUE(RunTree(NewWaitControlPlanePhase(data_)).ok());
+  EXPECT_EQ(out_.str(),
+            "[dryrun] Would wait for the kubelet to be healthy\n"
+            "[dryrun] Would wait for the API Server's /livez endpoint to return 'ok'\n");
+  EXPECT_TRUE(client_.calls().empty());
+  EXPECT_EQ(clock_.slept(), milliseconds(0));
 }
 
 }  // namespace
