@@ -86,8 +86,8 @@ Status ResetCommand::MakeResetData() {
       phases::preflight::ParseIgnorePreflightErrors({}, data_.cfg.ignore_preflight_errors);
   if (!ignored) return ignored.error();
   data_.ignore_preflight_errors = std::move(*ignored);
-  data_.dry_run = data_.cfg.dry_run;
-  data_.force = data_.cfg.force;
+  // A dry run changes nothing, so there is nothing to confirm.
+  data_.confirm = !data_.cfg.force && !data_.cfg.dry_run;
   data_.cleanup_cni = options_.cleanup_cni;
   KKADM_RETURN_IF_ERROR(MakeSeams());
   FetchClusterConfiguration();
@@ -101,25 +101,33 @@ Status ResetCommand::MakeResetData() {
 }
 
 Status ResetCommand::MakeSeams() {
-  Result<std::unique_ptr<OwnedHost>> host =
-      MakeHost({context_.global.rootfs, data_.dry_run, "reset"}, *seams_.machine, printer_);
+  const bool dry_run = data_.cfg.dry_run;
+  HostOptions options;
+  options.rootfs = context_.global.rootfs;
+  options.dry_run = dry_run;
+  options.dry_run_name = "reset";
+  options.announce_services_as = "reset";
+  Result<std::unique_ptr<OwnedHost>> host = MakeHost(options, *seams_.machine, printer_);
   if (!host) return host.error();
   host_ = std::move(*host);
-  real_mounter_ = std::make_unique<util::RealMounter>(context_.global.rootfs);
-  if (data_.dry_run) {
+  real_mounter_ = std::make_unique<util::RealMounter>(context_.global.rootfs, printer_);
+  if (dry_run) {
     mounter_ = std::make_unique<util::DryRunMounter>(*real_mounter_, printer_);
-    remover_ = std::make_unique<util::DryRunTreeRemover>();
+    remover_ = std::make_unique<util::DryRunTreeRemover>(printer_);
+    etcd_ = std::make_unique<phases::reset::DryRunEtcdMemberRemover>(printer_);
   } else {
-    remover_ = std::make_unique<util::RealTreeRemover>(context_.global.rootfs);
+    remover_ = std::make_unique<util::RealTreeRemover>(context_.global.rootfs, printer_);
+    etcd_ =
+        std::make_unique<phases::reset::RealEtcdMemberRemover>([](util::EtcdClientConfig config) {
+          return std::make_unique<util::EtcdClient>(std::move(config));
+        });
   }
   data_.host = &host_->host();
   data_.out = &printer_;
   data_.terminal = seams_.terminal.get();
   data_.mounter = mounter_ ? mounter_.get() : real_mounter_.get();
   data_.remover = remover_.get();
-  data_.etcd_client = [](util::EtcdClientConfig config) {
-    return std::make_unique<util::EtcdClient>(std::move(config));
-  };
+  data_.etcd = etcd_.get();
   return Status();
 }
 

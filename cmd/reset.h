@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
+#include "app/phases/reset/etcd_member.h"
 #include "app/phases/reset/reset_data.h"
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
@@ -49,6 +50,7 @@ class ResetCommand {
   std::unique_ptr<util::Mounter> real_mounter_;
   std::unique_ptr<util::Mounter> mounter_;
   std::unique_ptr<util::TreeRemover> remover_;
+  std::unique_ptr<phases::reset::EtcdMemberRemover> etcd_;
   CLI::App* command_ = nullptr;
   workflow::FlagSet flags_;
   workflow::Runner runner_;

@@ -131,6 +131,19 @@ TEST_F(ResetCommandTest, AnsweringNoChangesNothing) {
   EXPECT_TRUE(Exists("/etc/kubernetes/kubelet.conf"));
 }
 
+// The command decides: --force, and a dry run (which changes nothing), ask nothing, even on a
+// terminal.
+TEST_F(ResetCommandTest, ForceAndDryRunDoNotAsk) {
+  NoSystemBus no_bus;
+  for (const char* flag : {"--force", "--dry-run"}) {
+    ResetRun run = Reset({flag}, /*terminal=*/true);
+    EXPECT_THAT(run.status.message(), Not(HasSubstr("won't proceed"))) << flag;
+    EXPECT_THAT(run.out, Not(HasSubstr("WARNING: Changes made to this host"))) << flag;
+    EXPECT_THAT(run.out, Not(HasSubstr("Are you sure"))) << flag;
+    EXPECT_THAT(run.out, HasSubstr("[preflight] Running pre-flight checks")) << flag;
+  }
+}
+
 TEST_F(ResetCommandTest, DryRunChangesNothingAndSaysWhatItWouldDo) {
   ResetRun run = Reset({"--dry-run"}, /*terminal=*/false);
   ASSERT_TRUE(run.status.ok()) << run.status.message() << "\n" << run.out;

@@ -2,12 +2,16 @@
 // member out of the etcd cluster, empty its data directory.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "app/phases/reset/reset_data.h"
 #include "app/util/etcd_client.h"
+#include "app/util/printer.h"
 #include "app/util/status.h"
 
 namespace kkadm::phases::reset {
@@ -35,13 +39,48 @@ enum class MemberRemoval {
 // member. Idempotent: a member that is gone already is kNotAMember. Errors are the client's.
 Result<MemberRemoval> RemoveEtcdMember(util::EtcdClient& client, const std::string& peer_url);
 
+// How remove-etcd-member reaches the etcd cluster. The command builds a RealEtcdMemberRemover, or
+// for --dry-run a DryRunEtcdMemberRemover, which reaches nothing.
+class EtcdMemberRemover {
+ public:
+  virtual ~EtcdMemberRemover() = default;
+  // Removes the member with `peer_url` through a client for `config()` (RemoveEtcdMember) and
+  // logs what came of it; the error when it could not. A dry run says "[reset] Would remove the
+  // etcd member on this node from the etcd cluster".
+  virtual Status Remove(const std::string& peer_url,
+                        const std::function<Result<util::EtcdClientConfig>()>& config) = 0;
+};
+
+class RealEtcdMemberRemover final : public EtcdMemberRemover {
+ public:
+  using ClientFactory = std::function<std::unique_ptr<util::EtcdClient>(util::EtcdClientConfig)>;
+  // `make_client` builds the etcd client (tests hand in one over a fake transport).
+  explicit RealEtcdMemberRemover(ClientFactory make_client)
+      : make_client_(std::move(make_client)) {}
+  Status Remove(const std::string& peer_url,
+                const std::function<Result<util::EtcdClientConfig>()>& config) override;
+
+ private:
+  ClientFactory make_client_;
+};
+
+class DryRunEtcdMemberRemover final : public EtcdMemberRemover {
+ public:
+  explicit DryRunEtcdMemberRemover(util::Printer& out) : out_(out) {}
+  Status Remove(const std::string& peer_url,
+                const std::function<Result<util::EtcdClientConfig>()>& config) override;
+
+ private:
+  util::Printer& out_;
+};
+
 // The whole phase. The data directory is the cluster configuration's etcd.local.dataDir, else
 // (warning) the etcd-data volume of <manifest dir>/etcd.yaml, else /var/lib/etcd; with external
 // etcd in the cluster configuration, or an etcd.yaml that cannot be read, only kubeadm's "manually
 // reset etcd" lines are printed. When etcd.yaml exists, the member is removed through the local
 // etcd's client URLs with the node's certificates (pki/apiserver-etcd-client, pki/etcd/ca.crt).
 // Then the data directory is emptied (kept). Nothing here fails the phase: what could not be done
-// is added to data.left_behind. In dry-run only the "Would ..." lines are printed.
+// is added to data.left_behind. With the dry run's seams only their "Would ..." lines are printed.
 Status RunRemoveEtcdMember(ResetData& data);
 
 }  // namespace kkadm::phases::reset

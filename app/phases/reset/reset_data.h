@@ -2,15 +2,12 @@
 // Built once by MakeResetData (cmd/reset.cc) after flags are parsed; trusted from then on.
 #pragma once
 
-#include <functional>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "app/config/types.h"
-#include "app/util/etcd_client.h"
 #include "app/util/host.h"
 #include "app/util/mounter.h"
 #include "app/util/printer.h"
@@ -18,6 +15,10 @@
 #include "app/util/tree_remover.h"
 
 namespace kkadm::phases {
+
+namespace reset {
+class EtcdMemberRemover;
+}
 
 // One thing reset could not undo: a node path (or a service or etcd member) and why.
 struct LeftBehind {
@@ -30,17 +31,17 @@ struct ResetData {
   // The cluster's ClusterConfiguration from the kubeadm-config ConfigMap, when it could be read.
   std::optional<config::ClusterConfiguration> cluster;
 
-  // Set by MakeResetData before any phase runs; never null while phases run.
+  // Set by MakeResetData before any phase runs; never null while phases run. Real ones, or for
+  // --dry-run ones that change nothing and say what they would do.
   util::Host* host = nullptr;
   util::Printer* out = nullptr;
   util::Terminal* terminal = nullptr;
   util::Mounter* mounter = nullptr;
   util::TreeRemover* remover = nullptr;
-  // Builds the etcd client for the member removal (tests hand in one over a fake transport).
-  std::function<std::unique_ptr<util::EtcdClient>(util::EtcdClientConfig)> etcd_client;
+  reset::EtcdMemberRemover* etcd = nullptr;
 
-  bool dry_run = false;
-  bool force = false;
+  // Ask before changing anything: not with --force, nor in a dry run, which changes nothing.
+  bool confirm = true;
   bool cleanup_cni = false;                      // kkadm's --cleanup-cni: also empty /etc/cni/net.d
   std::string cert_dir = "/etc/kubernetes/pki";  // the directory cleanup-node empties
   std::set<std::string> ignore_preflight_errors;  // lower-cased, or {"all"}

@@ -18,8 +18,7 @@ std::string Trimmed(const std::string& text) {
 
 }  // namespace
 
-Status ConfirmReset(bool force, bool dry_run, util::Terminal& terminal, util::Printer& out) {
-  if (force || dry_run) return Status();
+Status ConfirmReset(util::Terminal& terminal, util::Printer& out) {
   out.Line(
       "reset",
       "WARNING: Changes made to this host by 'kubeadm init' or 'kubeadm join' will be reverted.");
@@ -40,7 +39,7 @@ Status ConfirmReset(bool force, bool dry_run, util::Terminal& terminal, util::Pr
 }
 
 Status RunResetPreflight(ResetData& data) {
-  KKADM_RETURN_IF_ERROR(ConfirmReset(data.force, data.dry_run, *data.terminal, data.printer()));
+  if (data.confirm) KKADM_RETURN_IF_ERROR(ConfirmReset(*data.terminal, data.printer()));
   data.printer().Line("preflight", "Running pre-flight checks");
   preflight::CheckList root;
   root.push_back(preflight::NewIsPrivilegedUserCheck());

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "app/phases/reset/cleanup_node.h"
 #include "tests/phases/golden.h"
 #include "tests/phases/reset/reset_fixture.h"
 
@@ -82,7 +83,7 @@ class RemoveEtcdMemberTest : public testing::ResetFixture {
     config.endpoints = {"https://192.0.2.10:2379"};
     config.clock = &clock_;
     config.retry_timeout = std::chrono::seconds(1);
-    return data_.etcd_client(config);
+    return MakeEtcdClient(config);
   }
 };
 
@@ -217,7 +218,7 @@ TEST_F(RunRemoveEtcdMemberTest, MissingCertificatesAreReported) {
 TEST_F(RunRemoveEtcdMemberTest, DryRunOnlySaysWhatItWouldDo) {
   Write("/etc/kubernetes/manifests/etcd.yaml", JoinedManifest());
   data_.cluster = Cluster("/var/lib/etcd");
-  data_.dry_run = true;
+  UseDryRun();
   ASSERT_TRUE(RunRemoveEtcdMember(data_).ok());
   EXPECT_EQ(Output(),
             "[reset] Would remove the etcd member on this node from the etcd cluster\n"
@@ -225,7 +226,11 @@ TEST_F(RunRemoveEtcdMemberTest, DryRunOnlySaysWhatItWouldDo) {
   EXPECT_THAT(etcd_.calls, IsEmpty());
   EXPECT_TRUE(Exists("/var/lib/etcd/member/snap/db"));
   EXPECT_THAT(Output(), Not(HasSubstr("Deleted")));
-  EXPECT_EQ(data_.etcd_data_dir, "");
+  // cleanup-node's second pass over the data directory deletes nothing either, silently.
+  const std::string before_cleanup = Output();
+  ASSERT_TRUE(RunCleanupNode(data_).ok());
+  EXPECT_TRUE(Exists("/var/lib/etcd/member/snap/db"));
+  EXPECT_THAT(Output().substr(before_cleanup.size()), Not(HasSubstr("etcd")));
 }
 
 }  // namespace

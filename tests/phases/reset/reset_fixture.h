@@ -1,6 +1,7 @@
 // ResetFixture: ResetData over a TempDir rootfs (RealFileSystem + RealTreeRemover, the real
-// removal code), a FakeInitSystem, FakeMounter, FakeTerminal, FakeMachine, FakeClock, and an etcd
-// client over FakeEtcdHttp; output captured.
+// removal code), a FakeInitSystem behind reset's AnnouncingInitSystem, FakeMounter, FakeTerminal,
+// FakeMachine, FakeClock, and the RealEtcdMemberRemover with clients over FakeEtcdHttp; output
+// captured. UseDryRun() swaps in the dry run's seams, as `kkadm reset --dry-run` builds them.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -11,8 +12,13 @@
 #include <sstream>
 #include <string>
 
+#include "app/phases/reset/etcd_member.h"
 #include "app/phases/reset/reset_data.h"
+#include "app/util/file_system_dry_run.h"
 #include "app/util/file_system_real.h"
+#include "app/util/init_system_announcing.h"
+#include "app/util/init_system_dry_run.h"
+#include "app/util/mounter_real.h"
 #include "app/util/tree_remover_real.h"
 #include "tests/fakes/fake_clock.h"
 #include "tests/fakes/fake_etcd_http.h"
@@ -26,22 +32,30 @@ namespace kkadm::testing {
 
 class ResetFixture : public ::testing::Test {
  protected:
-  ResetFixture()
-      : fs_(dir_.path()),
-        remover_(dir_.path()),
-        host_{fs_, init_, clock_, machine_},
-        printer_(out_) {
+  ResetFixture() {
     init_.units["kubelet.service"] = {.exists = true, .enabled = true, .active = true};
     data_.host = &host_;
     data_.out = &printer_;
     data_.terminal = &terminal_;
     data_.mounter = &mounter_;
     data_.remover = &remover_;
-    data_.etcd_client = [this](util::EtcdClientConfig config) {
-      last_etcd_config_ = config;
-      return std::make_unique<util::EtcdClient>(std::move(config),
-                                                std::make_unique<FakeEtcdHttp>(etcd_));
-    };
+    data_.etcd = &etcd_remover_;
+  }
+
+  // An etcd client over the fake etcd, as the RealEtcdMemberRemover gets them.
+  std::unique_ptr<util::EtcdClient> MakeEtcdClient(util::EtcdClientConfig config) {
+    last_etcd_config_ = config;
+    return std::make_unique<util::EtcdClient>(std::move(config),
+                                              std::make_unique<FakeEtcdHttp>(etcd_));
+  }
+
+  // The seams of `kkadm reset --dry-run`: nothing is changed, they say what they would do.
+  void UseDryRun() {
+    data_.host = &dry_host_;
+    data_.mounter = &dry_mounter_;
+    data_.remover = &dry_remover_;
+    data_.etcd = &dry_etcd_remover_;
+    data_.confirm = false;
   }
 
   // Writes a node file under the rootfs.
@@ -61,18 +75,29 @@ class ResetFixture : public ::testing::Test {
   std::string Output() const { return out_.str(); }
 
   TempDir dir_;
-  util::RealFileSystem fs_;
-  util::RealTreeRemover remover_;
+  std::ostringstream out_;
+  util::Printer printer_{out_};
+  util::RealFileSystem fs_{dir_.path()};
+  util::RealTreeRemover remover_{dir_.path(), printer_};
   FakeInitSystem init_;
+  util::AnnouncingInitSystem announcing_init_{init_, printer_, "reset"};
   FakeClock clock_;
   FakeMachine machine_;
-  util::Host host_;
-  std::ostringstream out_;
-  util::Printer printer_;
+  util::Host host_{fs_, announcing_init_, clock_, machine_};
   FakeTerminal terminal_;
   FakeMounter mounter_;
   FakeEtcdCluster etcd_;
   util::EtcdClientConfig last_etcd_config_;
+  phases::reset::RealEtcdMemberRemover etcd_remover_{
+      [this](util::EtcdClientConfig config) { return MakeEtcdClient(std::move(config)); }};
+  // The dry run's seams (UseDryRun).
+  TempDir dry_dir_;
+  util::DryRunFileSystem dry_fs_{fs_, dry_dir_.path(), printer_};
+  util::DryRunInitSystem dry_init_{printer_, &init_};
+  util::Host dry_host_{dry_fs_, dry_init_, clock_, machine_};
+  util::DryRunMounter dry_mounter_{mounter_, printer_};
+  util::DryRunTreeRemover dry_remover_{printer_};
+  phases::reset::DryRunEtcdMemberRemover dry_etcd_remover_{printer_};
   phases::ResetData data_;
 };
 

@@ -18,19 +18,20 @@ constexpr const char* kPrompt = "[reset] Are you sure you want to proceed? [y/N]
 
 class ResetPreflightTest : public testing::ResetFixture {};
 
-TEST_F(ResetPreflightTest, ForceAndDryRunDoNotAsk) {
-  for (auto [force, dry_run] : {std::pair{true, false}, std::pair{false, true}}) {
-    terminal_.is_terminal = false;
-    EXPECT_TRUE(ConfirmReset(force, dry_run, terminal_, printer_).ok());
-  }
+// --force and --dry-run (the command's decision, tests/cmd/reset_test.cc) want no confirmation.
+TEST_F(ResetPreflightTest, NoConfirmationWantedDoesNotAsk) {
+  data_.confirm = false;
+  terminal_.is_terminal = false;
+  machine_.euid = 0;
+  EXPECT_TRUE(RunResetPreflight(data_).ok());
   EXPECT_EQ(terminal_.reads, 0);
-  EXPECT_EQ(Output(), "");
+  EXPECT_EQ(Output(), "[preflight] Running pre-flight checks\n");
 }
 
 TEST_F(ResetPreflightTest, YesGoesOn) {
   for (const char* answer : {"y", "Y", "  y  "}) {
     terminal_.lines = {answer};
-    EXPECT_TRUE(ConfirmReset(false, false, terminal_, printer_).ok()) << answer;
+    EXPECT_TRUE(ConfirmReset(terminal_, printer_).ok()) << answer;
   }
   EXPECT_THAT(Output(), HasSubstr(std::string(kWarning) + kPrompt));
 }
@@ -38,19 +39,19 @@ TEST_F(ResetPreflightTest, YesGoesOn) {
 TEST_F(ResetPreflightTest, AnythingElseAborts) {
   for (const char* answer : {"n", "N", "", "yes", "no", "yy"}) {
     terminal_.lines = {answer};
-    Status s = ConfirmReset(false, false, terminal_, printer_);
+    Status s = ConfirmReset(terminal_, printer_);
     EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << answer;
     EXPECT_EQ(s.message(), "won't proceed; the user didn't answer (Y|y) in order to continue")
         << answer;
   }
   terminal_.lines.clear();  // end of input
-  EXPECT_FALSE(ConfirmReset(false, false, terminal_, printer_).ok());
+  EXPECT_FALSE(ConfirmReset(terminal_, printer_).ok());
 }
 
 TEST_F(ResetPreflightTest, NoTerminalRefusesAtOnce) {
   terminal_.is_terminal = false;
   terminal_.lines = {"y"};  // even a "y" on a pipe is not a confirmation
-  Status s = ConfirmReset(false, false, terminal_, printer_);
+  Status s = ConfirmReset(terminal_, printer_);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_THAT(s.message(), HasSubstr("not a terminal"));
   EXPECT_THAT(s.message(), HasSubstr("--force"));
@@ -59,7 +60,7 @@ TEST_F(ResetPreflightTest, NoTerminalRefusesAtOnce) {
 }
 
 TEST_F(ResetPreflightTest, PhaseRunsTheRootCheckAfterTheAnswer) {
-  data_.force = true;
+  data_.confirm = false;
   machine_.euid = 0;
   EXPECT_TRUE(RunResetPreflight(data_).ok());
   EXPECT_EQ(Output(), "[preflight] Running pre-flight checks\n");
