@@ -20,6 +20,7 @@ bool IsKebabCase(const std::string& name) {
   return true;
 }
 
+// util::Join's twin: the engine includes only the standard library and status.h (style.md, 4).
 std::string Join(const std::vector<std::string>& items, const std::string& separator) {
   std::string out;
   for (const auto& item : items) {

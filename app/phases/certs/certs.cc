@@ -3,10 +3,10 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "app/util/pki/pki_files.h"
+#include "app/util/strings.h"
 
 namespace kkadm::phases::certs {
 namespace {
@@ -16,10 +16,6 @@ using util::pki::PrivateKey;
 
 util::pki::KeyType KeyType(const CertsEnv& env) {
   return KeyTypeFor(env.cfg.cluster.encryption_algorithm);
-}
-
-std::string GoList(const std::vector<std::string>& items) {
-  return "[" + fmt::format("{}", fmt::join(items, " ")) + "]";
 }
 
 // kubeadm only warns when an existing certificate is outside its validity period.
@@ -112,8 +108,8 @@ Status GenerateLeaf(const CertSpec& leaf, const CertSpec& ca, CertsEnv& env) {
           .Wrap("failure while saving " + leaf.base_name + " certificate and key"));
   if (cert->HasExtKeyUsage(util::pki::ExtKeyUsage::kServerAuth)) {
     env.out.Line("certs", fmt::format("{} serving cert is signed for DNS names {} and IPs {}",
-                                      leaf.base_name, GoList(cert->DnsNames()),
-                                      GoList(cert->IpAddresses())));
+                                      leaf.base_name, util::GoList(cert->DnsNames()),
+                                      util::GoList(cert->IpAddresses())));
   }
   return Status();
 }

@@ -7,16 +7,12 @@
 #include <array>
 #include <sstream>
 
+#include "app/util/strings.h"
+
 namespace kkadm::phases {
 namespace {
 
 using config::Arg;
-
-std::string Join(const std::vector<std::string>& items, const char* separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
-}
 
 std::vector<std::string> WithCommand(const std::string& binary, const std::vector<Arg>& base,
                                      const std::vector<Arg>& overrides) {
@@ -31,7 +27,7 @@ void AddEtcdArgs(const StaticPodInput& in, std::vector<Arg>& args) {
   const config::ClusterConfiguration& c = *in.cluster;
   if (c.etcd.external) {
     const config::ExternalEtcd& ext = *c.etcd.external;
-    args.push_back({"etcd-servers", Join(ext.endpoints, ",")});
+    args.push_back({"etcd-servers", util::Join(ext.endpoints, ",")});
     if (!ext.ca_file.empty()) args.push_back({"etcd-cafile", ext.ca_file});
     if (!ext.cert_file.empty() && !ext.key_file.empty()) {
       args.push_back({"etcd-certfile", ext.cert_file});
@@ -67,7 +63,7 @@ std::string AuthorizationModes(const std::string& requested) {
     }
   }
   if (modes.empty()) return "Node,RBAC";
-  return Join(modes, ",");
+  return util::Join(modes, ",");
 }
 
 std::vector<std::string> APIServerCommand(const StaticPodInput& in) {

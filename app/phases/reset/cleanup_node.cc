@@ -6,6 +6,8 @@
 
 #include <map>
 
+#include "app/util/strings.h"
+
 namespace kkadm::phases::reset {
 namespace {
 
@@ -34,12 +36,6 @@ bool NoMountsLeft(ResetData& data, const std::map<std::string, std::string>& err
 }
 
 }  // namespace
-
-std::string GoList(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : " ") + items[i];
-  return out + "]";
-}
 
 void StopKubelet(ResetData& data) {
   // In dry-run the init system itself says "[dryrun] Would stop the kubelet service".
@@ -116,10 +112,10 @@ Status RunCleanupNode(ResetData& data) {
   const std::vector<std::string> dirs = DirectoriesToClean(data, unmounted);
   out.Line("reset", (data.dry_run ? "Would delete contents of directories: "
                                   : "Deleting contents of directories: ") +
-                        GoList(dirs));
+                        util::GoList(dirs));
   for (const std::string& dir : dirs) AddFailures(data, data.remover->CleanDirectory(dir));
   const std::vector<std::string> files = FilesToDelete(data);
-  out.Line("reset", (data.dry_run ? "Would delete files: " : "Deleting files: ") + GoList(files));
+  out.Line("reset", (data.dry_run ? "Would delete files: " : "Deleting files: ") + util::GoList(files));
   for (const std::string& file : files) AddFailures(data, data.remover->RemovePath(file));
   return Status();
 }

@@ -37,7 +37,4 @@ std::vector<std::string> FilesToDelete(const ResetData& data);
 // "Would ..." lines and the dry-run seams change nothing.
 Status RunCleanupNode(ResetData& data);
 
-// "[a b c]", the way kubeadm prints a list of paths (Go's %v of a []string).
-std::string GoList(const std::vector<std::string>& items);
-
 }  // namespace kkadm::phases::reset

@@ -191,11 +191,5 @@ TEST_F(CleanupNodeTest, DryRunChangesNothing) {
   EXPECT_THAT(Output(), ::testing::Not(HasSubstr("Stopping")));
 }
 
-TEST(GoListTest, LikeGo) {
-  EXPECT_EQ(GoList({}), "[]");
-  EXPECT_EQ(GoList({"a"}), "[a]");
-  EXPECT_EQ(GoList({"a", "b"}), "[a b]");
-}
-
 }  // namespace
 }  // namespace kkadm::phases::reset
