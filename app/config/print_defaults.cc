@@ -2,9 +2,8 @@
 #include "app/config/print_defaults.h"
 
 #include "app/config/defaults.h"
-#include "app/config/net_rules.h"
-
-#include <arpa/inet.h>
+#include "app/util/net_rules.h"
+#include "app/util/strings.h"
 
 namespace kkadm::config {
 namespace {
@@ -37,16 +36,9 @@ class Example final : public util::Machine {
   const util::Machine* paths_;
 };
 
-// The 10th address of the first service CIDR (kubeadm's cluster DNS IP).
+// The 10th address of the first service CIDR (kubeadm's GetDNSIP).
 std::string DnsServiceIP(const std::string& service_subnet) {
-  auto cidr = ParseCidr(SplitComma(service_subnet).front());
-  if (!cidr) return "";
-  IP ip = cidr->ip;
-  size_t last = ip.v6 ? 15 : 3;
-  ip.bytes[last] = static_cast<unsigned char>(ip.bytes[last] + 10);
-  char buf[64];
-  inet_ntop(ip.v6 ? AF_INET6 : AF_INET, ip.bytes.data(), buf, sizeof(buf));
-  return buf;
+  return util::IndexedIpInCidr(util::SplitComma(service_subnet).front(), 10).value_or("");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // "<origin>: <field path>: invalid value "<value>": <reason>"; soft problems go to `warnings`.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,5 +49,10 @@ void ValidateAbsolutePath(const std::string& value, const std::string& path, Che
 void ValidateCriSocket(const std::string& socket, const std::string& path, Checker& check);
 // The token syntax "id.secret"; the message shows only the id part.
 void ValidateTokenSyntax(const std::string& token, const std::string& path, Checker& check);
+// Why `text` is not an endpoint, in kkadm's words, or nullopt when it is one: kubeadm's
+// ParseHostPort rules (util::ParseHostPort: "host", "host:port" or "[v6]:port", the host an IP or
+// a DNS-1123 subdomain, the port 1..65535); with port_required it must also split as Go's
+// net.SplitHostPort splits "host:port".
+std::optional<std::string> HostPortProblem(const std::string& text, bool port_required);
 
 }  // namespace kkadm::config

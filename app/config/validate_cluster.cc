@@ -4,9 +4,10 @@
 
 #include "app/config/field_reader.h"
 #include "app/config/image_repository.h"
-#include "app/config/net_rules.h"
 #include "app/config/validate.h"
 #include "app/util/ascii.h"
+#include "app/util/net_rules.h"
+#include "app/util/strings.h"
 #include "app/util/version_numbers.h"
 #include "build_info.h"
 
@@ -17,31 +18,31 @@ namespace {
 constexpr int kMinimumMinor = 29;
 
 void ValidateCidrList(const std::string& value, const std::string& path, Checker& check,
-                      std::vector<Cidr>& out) {
-  auto parts = SplitComma(value);
+                      std::vector<util::Cidr>& out) {
+  auto parts = util::SplitComma(value);
   if (parts.size() > 2) {
     return check.Fail(path, value, "expected one (IPv4 or IPv6) CIDR or two CIDRs from each family for dual-stack networking");
   }
   for (const auto& part : parts) {
-    auto cidr = ParseCidr(part);
+    auto cidr = util::ParseCidr(part);
     if (!cidr) return check.Fail(path, value, "must be a valid CIDR");
     out.push_back(*cidr);
   }
-  if (out.size() == 2 && out[0].ip.v6 == out[1].ip.v6) {
+  if (out.size() == 2 && out[0].IsIpv6() == out[1].IsIpv6()) {
     check.Fail(path, value, "expected one (IPv4 or IPv6) CIDR or two CIDRs from each family for dual-stack networking");
   }
 }
 
 void ValidateServiceSubnet(const std::string& value, Checker& check) {
-  std::vector<Cidr> cidrs;
+  std::vector<util::Cidr> cidrs;
   ValidateCidrList(value, "networking.serviceSubnet", check, cidrs);
-  for (const Cidr& c : cidrs) {
+  for (const util::Cidr& c : cidrs) {
     int host_bits = c.Bits() - c.prefix;
     // At least 10 addresses; at most 20 host bits (IPv6: a /108 or smaller).
     if (host_bits < 4) check.Fail("networking.serviceSubnet", value, "the service subnet is too small: it must hold at least 10 addresses");
     if (host_bits > 20) {
       check.Fail("networking.serviceSubnet", value,
-                 c.ip.v6 ? "the IPv6 service subnet is too large: the mask must be /108 or longer"
+                 c.IsIpv6() ? "the IPv6 service subnet is too large: the mask must be /108 or longer"
                          : "the service subnet is too large: it may have at most 20 host bits (/12)");
     }
   }
@@ -59,17 +60,17 @@ std::string ControllerManagerArg(const ClusterConfiguration& cfg, const std::str
 void ValidatePodSubnet(const ClusterConfiguration& cfg, Checker& check) {
   const std::string& value = cfg.networking.pod_subnet;
   if (value.empty()) return;
-  std::vector<Cidr> cidrs;
+  std::vector<util::Cidr> cidrs;
   ValidateCidrList(value, "networking.podSubnet", check, cidrs);
   bool allocates = ControllerManagerArg(cfg, "allocate-node-cidrs") != "false";
-  for (const Cidr& c : cidrs) {
+  for (const util::Cidr& c : cidrs) {
     int host_bits = c.Bits() - c.prefix;
     if (host_bits < 4) check.Fail("networking.podSubnet", value, "the pod subnet is too small: it must hold at least 14 addresses");
     if (!allocates) continue;
     // The controller manager gives each node a /24 (IPv4) or /64 (IPv6) unless told otherwise.
-    std::string flag = c.ip.v6 ? "node-cidr-mask-size-ipv6" : "node-cidr-mask-size-ipv4";
+    std::string flag = c.IsIpv6() ? "node-cidr-mask-size-ipv6" : "node-cidr-mask-size-ipv4";
     std::string given = ControllerManagerArg(cfg, flag);
-    int node_mask = c.ip.v6 ? 64 : 24;
+    int node_mask = c.IsIpv6() ? 64 : 24;
     if (!given.empty()) {
       if (given.find_first_not_of("0123456789") != std::string::npos || given.size() > 3) {
         check.Fail("controllerManager.extraArgs", given, "the value of " + flag + " must be an integer");
@@ -125,7 +126,7 @@ void ValidateVersion(const std::string& version, Checker& check) {
 void ValidateSANs(const std::vector<std::string>& sans, const std::string& path, Checker& check) {
   for (size_t i = 0; i < sans.size(); ++i) {
     const std::string& s = sans[i];
-    if (!ParseIP(s) && !IsDNS1123Subdomain(s) && !IsWildcardDNS1123Subdomain(s)) {
+    if (!util::ParseIp(s) && !util::IsDns1123Subdomain(s) && !util::IsWildcardDns1123Subdomain(s)) {
       check.Fail(Indexed(path, i), s, "must be a valid IP address, DNS-1123 subdomain or wildcard DNS name");
     }
   }
@@ -239,7 +240,7 @@ Status ValidateClusterConfiguration(const ClusterConfiguration& cfg, const std::
   Checker check(origin, warnings);
   ValidateServiceSubnet(cfg.networking.service_subnet, check);
   ValidatePodSubnet(cfg, check);
-  if (!IsDNS1123Subdomain(cfg.networking.dns_domain)) {
+  if (!util::IsDns1123Subdomain(cfg.networking.dns_domain)) {
     check.Fail("networking.dnsDomain", cfg.networking.dns_domain, "must be a DNS-1123 subdomain");
   }
   ValidateVersion(cfg.kubernetes_version, check);

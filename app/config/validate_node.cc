@@ -4,11 +4,11 @@
 #include <string_view>
 
 #include "app/config/field_reader.h"
-#include "app/config/net_rules.h"
 #include "app/config/validate.h"
 #include "app/util/ascii.h"
 #include "app/util/bootstrap_token_syntax.h"
 #include "app/util/duration.h"
+#include "app/util/net_rules.h"
 
 namespace kkadm::config {
 namespace {
@@ -17,9 +17,9 @@ namespace {
 // then the name.
 bool HasTaintKeyForm(std::string_view key) {
   const size_t slash = key.find('/');
-  if (slash == std::string_view::npos) return HasQualifiedNameForm(key);
-  return HasDNS1123SubdomainForm(key.substr(0, slash)) &&
-         HasQualifiedNameForm(key.substr(slash + 1));
+  if (slash == std::string_view::npos) return util::HasQualifiedNameForm(key);
+  return util::HasDns1123SubdomainForm(key.substr(0, slash)) &&
+         util::HasQualifiedNameForm(key.substr(slash + 1));
 }
 
 void ValidateTaints(const std::vector<Taint>& taints, const std::string& path, Checker& check) {
@@ -154,6 +154,17 @@ void ValidateDiscovery(const Discovery& d, const util::Machine& machine, Checker
 
 }  // namespace
 
+std::optional<std::string> HostPortProblem(const std::string& text, bool port_required) {
+  const std::optional<util::HostPort> split = util::SplitHostPort(text);
+  if (port_required && !split) return "must be in the form host:port";
+  if (util::ParseHostPort(text)) return std::nullopt;
+  const util::HostPort parts = split.value_or(util::HostPort{text, ""});
+  if (!parts.port.empty() && !util::IsValidPort(parts.port)) {
+    return "port must be a number between 1 and 65535";
+  }
+  return "host must be a valid IP address or DNS-1123 subdomain";
+}
+
 void ValidateTokenSyntax(const std::string& token, const std::string& path, Checker& check) {
   if (!util::IsBootstrapToken(token)) {
     check.Fail(path, token.substr(0, token.find('.')) + ".<redacted>",
@@ -187,10 +198,10 @@ void ValidateIgnorePreflightErrors(const std::vector<std::string>& names, const 
 }
 
 void ValidateAPIEndpoint(const APIEndpoint& endpoint, const std::string& path, Checker& check) {
-  auto ip = ParseIP(endpoint.advertise_address);
+  auto ip = util::ParseIp(endpoint.advertise_address);
   if (!ip) {
     check.Fail(path + ".advertiseAddress", endpoint.advertise_address, "must be a valid IP address");
-  } else if (ip->Unspecified()) {
+  } else if (util::IsUnspecifiedIp(*ip)) {
     check.Fail(path + ".advertiseAddress", endpoint.advertise_address, "must not be an unspecified address");
   }
   if (endpoint.bind_port < 1 || endpoint.bind_port > 65535) {
@@ -199,7 +210,7 @@ void ValidateAPIEndpoint(const APIEndpoint& endpoint, const std::string& path, C
 }
 
 void ValidateNodeRegistration(const NodeRegistration& node, const std::string& path, Checker& check) {
-  if (!IsDNS1123Subdomain(node.name)) {
+  if (!util::IsDns1123Subdomain(node.name)) {
     check.Fail(path + ".name", node.name, "must be a lowercase RFC 1123 subdomain");
   }
   ValidateCriSocket(node.cri_socket, path + ".criSocket", check);

@@ -10,7 +10,7 @@
 #include "app/util/bootstrap_token_syntax.h"
 #include "app/util/crypto.h"
 #include "app/util/jws.h"
-#include "app/util/kubeconfig.h"
+#include "app/util/net_rules.h"
 
 namespace kkadm::util {
 namespace {

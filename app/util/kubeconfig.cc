@@ -9,10 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <set>
-
-#include "app/util/pki/san.h"
 
 namespace kkadm::util {
 namespace {
@@ -216,33 +213,6 @@ Result<std::string> Base64Decode(std::string_view text) {
   if (clean.size() > 1 && clean[clean.size() - 2] == '=') ++pad;
   out.resize(static_cast<size_t>(n) - pad);
   return out;
-}
-
-Result<HostPort> ParseHostPort(std::string_view hostport) {
-  HostPort hp{std::string(hostport), ""};
-  // net.SplitHostPort: "[v6]:port" or "host:port" with a single colon; otherwise all is host.
-  if (!hostport.empty() && hostport.front() == '[') {
-    auto close = hostport.find("]:");
-    if (close != std::string_view::npos) {
-      hp = {std::string(hostport.substr(1, close - 1)), std::string(hostport.substr(close + 2))};
-    }
-  } else if (std::count(hostport.begin(), hostport.end(), ':') == 1) {
-    auto colon = hostport.find(':');
-    hp = {std::string(hostport.substr(0, colon)), std::string(hostport.substr(colon + 1))};
-  }
-  if (!hp.port.empty()) {
-    unsigned port = 0;
-    auto [end, ec] = std::from_chars(hp.port.data(), hp.port.data() + hp.port.size(), port);
-    if (ec != std::errc() || end != hp.port.data() + hp.port.size() || port < 1 || port > 65535) {
-      return InvalidArgument(
-          fmt::format("hostport {}: port {} must be a valid number between 1 and 65535, inclusive",
-                      hostport, hp.port));
-    }
-  }
-  if (pki::ParseIp(hp.host) || pki::IsDns1123Subdomain(hp.host)) return hp;
-  return InvalidArgument(fmt::format(
-      "hostport {}: host '{}' must be a valid IP address or a valid RFC-1123 DNS subdomain",
-      hostport, hp.host));
 }
 
 std::string FormatServerUrl(const std::string& host, const std::string& port) {

@@ -67,15 +67,6 @@ std::string Base64Encode(std::string_view data);
 // Standard base64; whitespace is ignored. InvalidArgument for anything else that is not base64.
 Result<std::string> Base64Decode(std::string_view text);
 
-struct HostPort {
-  std::string host;  // without brackets
-  std::string port;  // empty when none was given
-};
-
-// kubeadm's ParseHostPort: "host", "host:port", "[v6]:port" or a bare IPv6 address; the host
-// must be an IP or a DNS-1123 subdomain and the port 1..65535. InvalidArgument otherwise.
-Result<HostPort> ParseHostPort(std::string_view hostport);
-
 // "https://host:port", with the host bracketed when it is IPv6.
 std::string FormatServerUrl(const std::string& host, const std::string& port);
 

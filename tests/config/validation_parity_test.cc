@@ -145,6 +145,55 @@ TEST(ClusterValidationTest, LowerCasesAPIServerCertSANs) {
   EXPECT_TRUE(Validate(cfg).ok()) << Validate(cfg).message();
 }
 
+// One home for the address and name rules (util/net_rules.h): validation and the certificates
+// read SANs alike, as apimachinery does: a label may exceed 63 characters (the certificates' copy
+// dropped such a SAN after validation had accepted it), and a wildcard name counts its "*." in
+// the 253 (validation's copy did not).
+TEST(ClusterValidationTest, CertSANsAsApimachinery) {
+  ClusterConfiguration cfg = DefaultedCluster();
+  cfg.api_server.cert_sans = {std::string(64, 'a') + ".example.com",
+                              "*." + std::string(125, 'a') + "." + std::string(125, 'b')};
+  EXPECT_TRUE(Validate(cfg).ok()) << Validate(cfg).message();
+  const std::string too_long = "*.c" + std::string(125, 'a') + "." + std::string(125, 'b');
+  cfg.api_server.cert_sans = {too_long};
+  EXPECT_EQ(Validate(cfg).message(),
+            "kubeadm.yaml: apiServer.certSANs[0]: invalid value \"" + too_long +
+                "\": must be a valid IP address, DNS-1123 subdomain or wildcard DNS name");
+}
+
+// kubeadm's ValidateHostPort is ParseHostPort: net.SplitHostPort, else the whole text is the
+// host. "[::1]" has no port, so its host is "[::1]", not an address; "cp:" splits with an empty
+// port. kkadm's copy of the rule read both the other way.
+TEST(ClusterValidationTest, ControlPlaneEndpointAsParseHostPort) {
+  ClusterConfiguration cfg = DefaultedCluster();
+  for (const char* ok : {"cp.example.com", "cp.example.com:6443", "cp.example.com:", "cp:06443",
+                         "10.0.0.1", "[fd00::1]:6443", "fd00::1"}) {
+    cfg.control_plane_endpoint = ok;
+    EXPECT_TRUE(Validate(cfg).ok()) << ok << ": " << Validate(cfg).message();
+  }
+  cfg.control_plane_endpoint = "[fd00::1]";
+  EXPECT_EQ(Validate(cfg).message(),
+            "kubeadm.yaml: controlPlaneEndpoint: invalid value \"[fd00::1]\": host must be a valid "
+            "IP address or DNS-1123 subdomain");
+}
+
+// kubeadm's ValidateIPFromString is netutils.ParseIPSloppy: leading zeros are decimal.
+TEST(InitValidationTest, AdvertiseAddressAsParseIPSloppy) {
+  std::vector<std::string> warnings;
+  for (const char* ok : {"010.0.0.1", "10.0.0.1", "fd00::1"}) {
+    Checker check("kubeadm.yaml", warnings);
+    ValidateAPIEndpoint(APIEndpoint{.advertise_address = ok, .bind_port = 6443},
+                        "localAPIEndpoint", check);
+    EXPECT_TRUE(check.ok()) << ok << ": " << check.status().message();
+  }
+  for (const char* bad : {"256.0.0.1", "0.0.0.0", "::", "::ffff:0.0.0.0"}) {
+    Checker check("kubeadm.yaml", warnings);
+    ValidateAPIEndpoint(APIEndpoint{.advertise_address = bad, .bind_port = 6443},
+                        "localAPIEndpoint", check);
+    EXPECT_FALSE(check.ok()) << bad;
+  }
+}
+
 Status ValidateDiscoveryFile(const std::string& path, const testing::FakeMachine& machine) {
   JoinConfiguration cfg;
   cfg.node_registration.name = "node";

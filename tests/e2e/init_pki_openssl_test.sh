@@ -118,6 +118,18 @@ assert_eq "flag SANs" \
   "DNS:api.flags.internal, DNS:flags-node, DNS:kubernetes, DNS:kubernetes.default, DNS:kubernetes.default.svc, DNS:kubernetes.default.svc.cluster.local, IP Address:10.96.0.1, IP Address:192.0.2.20, IP Address:10.0.0.99" \
   "$(cert_sans "$R/etc/kk-pki/apiserver.crt")"
 
+# A name whose first label is longer than 63 characters is a DNS-1123 subdomain for Kubernetes
+# (apimachinery limits only the whole name to 253): kubeadm puts it in apiserver.crt. kkadm's
+# validation accepted it while its certificates dropped it with a warning (two copies of the rule).
+R_LONG=$WORK/root-long-label; mkdir -p "$R_LONG"
+LONG=$(printf 'a%.0s' $(seq 64)).example.internal
+out=$("$KKADM" init phase certs all --rootfs "$R_LONG" --node-name long-node \
+  --apiserver-advertise-address 192.0.2.20 --apiserver-cert-extra-sans="$LONG" 2>&1) ||
+  fail "long-label run failed: $out"
+assert_contains "a 64-character label is one of the apiserver SANs" \
+  "$(cert_sans "$R_LONG/etc/kubernetes/pki/apiserver.crt")" "DNS:$LONG,"
+assert_not_contains "the long-label SAN is not dropped" "$out" "was not added to the 'apiserver.crt' SAN"
+
 # One sub-phase alone: the apiserver certificate is re-issued from the existing CA.
 rm "$R/etc/kk-pki/apiserver.crt" "$R/etc/kk-pki/apiserver.key"
 out=$("$KKADM" init phase certs apiserver --rootfs "$R" --cert-dir /etc/kk-pki --node-name flags-node \

@@ -86,17 +86,7 @@ TEST(KubeconfigTest, Base64) {
   EXPECT_FALSE(Base64Decode("a*c=").has_value());
 }
 
-TEST(KubeconfigTest, ParseHostPortAndServerUrl) {
-  auto hp = ParseHostPort("cp.example.com:8443");
-  ASSERT_TRUE(hp.has_value());
-  EXPECT_EQ(hp->host, "cp.example.com");
-  EXPECT_EQ(hp->port, "8443");
-  EXPECT_EQ(ParseHostPort("10.0.0.1")->port, "");
-  EXPECT_EQ(ParseHostPort("[fd00::1]:6443")->host, "fd00::1");
-  EXPECT_EQ(ParseHostPort("fd00::1")->host, "fd00::1");
-  EXPECT_FALSE(ParseHostPort("cp:0").has_value());
-  EXPECT_FALSE(ParseHostPort("cp:99999").has_value());
-  EXPECT_FALSE(ParseHostPort("Bad_Host:6443").has_value());
+TEST(KubeconfigTest, ServerUrl) {
   EXPECT_EQ(FormatServerUrl("fd00::1", "6443"), "https://[fd00::1]:6443");
   EXPECT_EQ(FormatServerUrl("10.0.0.1", "6443"), "https://10.0.0.1:6443");
 }

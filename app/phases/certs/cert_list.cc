@@ -6,7 +6,7 @@
 #include <map>
 #include <utility>
 
-#include "app/util/kubeconfig.h"
+#include "app/util/net_rules.h"
 
 namespace kkadm::phases::certs {
 namespace {
@@ -15,7 +15,7 @@ using util::pki::AltNames;
 using util::pki::ExtKeyUsage;
 
 Result<std::string> AdvertiseIp(const config::InitConfiguration& cfg) {
-  auto ip = util::pki::CanonicalIp(cfg.local_api_endpoint.advertise_address);
+  auto ip = util::CanonicalIp(cfg.local_api_endpoint.advertise_address);
   if (!ip) {
     return InvalidArgument("error parsing LocalAPIEndpoint AdvertiseAddress " +
                            cfg.local_api_endpoint.advertise_address +
@@ -27,7 +27,7 @@ Result<std::string> AdvertiseIp(const config::InitConfiguration& cfg) {
 // The API server's service IP: index 1 of the first (possibly only) service subnet.
 Result<std::string> APIServerVirtualIp(const std::string& service_subnet) {
   std::string first = service_subnet.substr(0, service_subnet.find(','));
-  auto ip = util::pki::IndexedIpInCidr(first, 1);
+  auto ip = util::IndexedIpInCidr(first, 1);
   if (!ip)
     return ip.error().Wrap("unable to get first IP address from the given CIDR: " + service_subnet);
   return ip;
@@ -107,7 +107,7 @@ Result<AltNames> GetAPIServerAltNames(const config::InitConfiguration& cfg) {
       return hp.error().Wrap("error parsing cluster controlPlaneEndpoint \"" +
                              cfg.cluster.control_plane_endpoint + "\"");
     }
-    if (auto ip = util::pki::CanonicalIp(hp->host)) {
+    if (auto ip = util::CanonicalIp(hp->host)) {
       names.ips.push_back(*ip);
     } else {
       names.dns_names.push_back(hp->host);

@@ -10,7 +10,7 @@
 #include "app/phases/preflight/checks_system.h"
 #include "app/phases/preflight/init_checks.h"
 #include "app/phases/preflight/run_checks.h"
-#include "app/util/kubeconfig.h"
+#include "app/util/net_rules.h"
 
 namespace kkadm::phases {
 namespace {

@@ -7,7 +7,7 @@
 #include "app/phases/certs/cert_list.h"
 #include "app/util/kubeconfig.h"
 #include "app/util/pki/pki_files.h"
-#include "app/util/pki/san.h"
+#include "app/util/net_rules.h"
 #include "app/util/pki/sign.h"
 
 namespace kkadm::phases::kubeconfig {
@@ -109,7 +109,7 @@ const std::vector<std::string>& KubeconfigFileNames() {
 
 Result<std::string> LocalEndpoint(const config::InitConfiguration& cfg) {
   const std::string& address = cfg.local_api_endpoint.advertise_address;
-  auto ip = util::pki::CanonicalIp(address);
+  auto ip = util::CanonicalIp(address);
   if (!ip) return InvalidArgument("invalid value `" + address + "` given for api.advertiseAddress");
   int port = cfg.local_api_endpoint.bind_port;
   if (port < 1 || port > 65535) {

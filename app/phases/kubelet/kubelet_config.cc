@@ -1,49 +1,18 @@
 // KubeletConfiguration: kubeadm's defaults and the user's overrides.
 #include "app/phases/kubelet/kubelet_config.h"
 
-#include <arpa/inet.h>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <array>
-#include <cstdlib>
+#include "app/util/net_rules.h"
+#include "app/util/strings.h"
 
 namespace kkadm::phases {
 namespace {
 
 using nlohmann::json;
 
-constexpr int kClusterDnsIndex = 10;
-
-// Adds `n` to the big-endian address in `bytes`.
-template <size_t N>
-void AddToAddress(std::array<unsigned char, N>& bytes, int n) {
-  int carry = n;
-  for (size_t i = N; i-- > 0 && carry > 0;) {
-    int sum = bytes[i] + carry;
-    bytes[i] = static_cast<unsigned char>(sum & 0xFF);
-    carry = sum >> 8;
-  }
-}
-
-template <size_t N>
-Result<std::string> IndexedIp(int family, const std::string& ip, int prefix, int index) {
-  constexpr int kBits = static_cast<int>(N) * 8;
-  std::array<unsigned char, N> bytes{};
-  if (inet_pton(family, ip.c_str(), bytes.data()) != 1 || prefix < 0 || prefix > kBits) {
-    return InvalidArgument("not an IP address or prefix");
-  }
-  // The subnet must hold the index; host bits beyond 30 hold any int.
-  if (kBits - prefix < 31 && (1LL << (kBits - prefix)) <= index) {
-    return InvalidArgument(fmt::format("too small to hold IP number {}", index));
-  }
-  AddToAddress(bytes, index);
-  std::array<char, INET6_ADDRSTRLEN> text{};
-  if (inet_ntop(family, bytes.data(), text.data(), text.size()) == nullptr) {
-    return Internal("formatting an IP address failed");
-  }
-  return std::string(text.data());
-}
+constexpr unsigned kClusterDnsIndex = 10;  // kubeadm's GetDNSIP
 
 // Lays `over` onto `base`: objects merge recursively; null and "" leave the base value.
 void Overlay(json& base, const json& over) {
@@ -101,22 +70,13 @@ json Defaults(const KubeletConfigInput& in, const std::string& dns_ip) {
 }  // namespace
 
 Result<std::string> ClusterDnsIp(const std::string& service_subnet) {
-  std::string first = service_subnet.substr(0, service_subnet.find(','));
-  auto slash = first.find('/');
-  auto fail = [&](const Status& why) {
-    return InvalidArgument(
-        fmt::format("service subnet \"{}\" has no cluster DNS address: {}", first, why.message()));
-  };
-  if (slash == std::string::npos) return fail(InvalidArgument("not a CIDR"));
-  std::string ip = first.substr(0, slash);
-  char* end = nullptr;
-  long prefix = std::strtol(first.c_str() + slash + 1, &end, 10);
-  if (end == first.c_str() + slash + 1 || *end != '\0') return fail(InvalidArgument("bad prefix"));
-  bool v6 = ip.find(':') != std::string::npos;
-  auto out = v6 ? IndexedIp<16>(AF_INET6, ip, static_cast<int>(prefix), kClusterDnsIndex)
-                : IndexedIp<4>(AF_INET, ip, static_cast<int>(prefix), kClusterDnsIndex);
-  if (!out) return fail(out.error());
-  return out;
+  const std::string first = util::SplitComma(service_subnet).front();
+  auto ip = util::IndexedIpInCidr(first, kClusterDnsIndex);
+  if (!ip) {
+    return InvalidArgument(fmt::format("service subnet \"{}\" has no cluster DNS address: {}",
+                                       first, ip.error().message()));
+  }
+  return ip;
 }
 
 Result<nlohmann::json> BuildKubeletConfiguration(const KubeletConfigInput& in) {

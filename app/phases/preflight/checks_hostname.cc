@@ -7,14 +7,14 @@
 #include <utility>
 #include <vector>
 
-#include "app/config/net_rules.h"
+#include "app/util/net_rules.h"
 #include "app/phases/preflight/checks_system.h"
 
 namespace kkadm::phases::preflight {
 namespace {
 
 // The patterns are only quoted in messages, as apimachinery's RegexError does; the checks are
-// config::HasQualifiedNameForm and config::HasDNS1123SubdomainForm.
+// util::HasQualifiedNameForm and util::HasDns1123SubdomainForm.
 constexpr const char* kQualifiedNameFmt = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 constexpr const char* kQualifiedNameErrMsg =
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
@@ -46,7 +46,7 @@ void CheckPrefix(const std::string& prefix, std::vector<std::string>& errs) {
     return;
   }
   if (prefix.size() > 253) errs.push_back("prefix part must be no more than 253 characters");
-  if (!config::HasDNS1123SubdomainForm(prefix)) {
+  if (!util::HasDns1123SubdomainForm(prefix)) {
     errs.push_back("prefix part " + RegexError(kSubdomainErrMsg, kSubdomainFmt, {"example.com"}));
   }
 }
@@ -66,7 +66,7 @@ std::vector<std::string> IsQualifiedName(const std::string& value) {
   } else if (name.size() > 63) {
     errs.push_back("name part must be no more than 63 characters");
   }
-  if (!config::HasQualifiedNameForm(name)) errs.push_back("name part " + QualifiedNameRegexError());
+  if (!util::HasQualifiedNameForm(name)) errs.push_back("name part " + QualifiedNameRegexError());
   return errs;
 }
 

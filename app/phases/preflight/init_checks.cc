@@ -1,17 +1,16 @@
 // The init pre-flight check list (kubeadm's InitNodeChecks + addCommonChecks) and its runner.
 #include "app/phases/preflight/init_checks.h"
 
-#include <arpa/inet.h>
-
 #include <string>
 #include <vector>
 
-#include "app/config/net_rules.h"
 #include "app/phases/preflight/checks_files.h"
 #include "app/phases/preflight/checks_proxy.h"
 #include "app/phases/preflight/checks_services.h"
 #include "app/phases/preflight/checks_system.h"
 #include "app/phases/preflight/run_checks.h"
+#include "app/util/net_rules.h"
+#include "app/util/strings.h"
 #include "build_info.h"
 
 namespace kkadm::phases::preflight {
@@ -25,12 +24,11 @@ constexpr int kKubeletPort = 10250;
 constexpr int kEtcdListenClientPort = 2379;
 constexpr int kEtcdListenPeerPort = 2380;
 
-// 4 or 6 for an IP address or CIDR, 0 when it is neither.
+// 4 or 6 for an IP address or CIDR (netutils.IsIPv4/IsIPv6 of ParseIPSloppy/ParseCIDRSloppy), 0
+// when it is neither.
 int IpFamily(const std::string& address_or_cidr) {
-  std::string address = address_or_cidr.substr(0, address_or_cidr.find('/'));
-  unsigned char buf[16];
-  if (::inet_pton(AF_INET, address.c_str(), buf) == 1) return 4;
-  if (::inet_pton(AF_INET6, address.c_str(), buf) == 1) return 6;
+  if (auto cidr = util::ParseCidr(address_or_cidr)) return cidr->IsIpv6() ? 6 : 4;
+  if (auto ip = util::ParseIp(address_or_cidr)) return ip->size() == 16 ? 6 : 4;
   return 0;
 }
 
@@ -44,7 +42,7 @@ void AddForwardingChecks(const config::InitConfiguration& cfg, CheckList& checks
   bool v4 = false;
   bool v6 = false;
   for (const auto* list : {&net.service_subnet, &net.pod_subnet}) {
-    for (const auto& cidr : config::SplitComma(*list)) {
+    for (const auto& cidr : util::SplitComma(*list)) {
       v4 = v4 || IpFamily(cidr) == 4;
       v6 = v6 || IpFamily(cidr) == 6;
     }
@@ -112,7 +110,7 @@ CheckList InitNodeChecks(const config::InitConfiguration& cfg, const NodeCheckOp
   checks.push_back(NewHttpProxyCheck(cfg.local_api_endpoint.advertise_address));
   for (const auto* list :
        {&cfg.cluster.networking.service_subnet, &cfg.cluster.networking.pod_subnet}) {
-    for (const auto& cidr : config::SplitComma(*list)) checks.push_back(NewHttpProxyCidrCheck(cidr));
+    for (const auto& cidr : util::SplitComma(*list)) checks.push_back(NewHttpProxyCidrCheck(cidr));
   }
   if (!options.secondary_control_plane) {
     AddCommonChecks(cfg.node_registration, cfg.cluster.kubernetes_version, checks);

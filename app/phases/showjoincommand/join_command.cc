@@ -6,6 +6,7 @@
 #include "app/phases/bootstraptoken/bootstrap_token.h"
 #include "app/util/kube_apply.h"
 #include "app/util/kubeconfig.h"
+#include "app/util/net_rules.h"
 #include "app/util/pubkey_pin.h"
 
 namespace kkadm::phases {

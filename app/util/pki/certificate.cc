@@ -7,7 +7,7 @@
 
 #include <ctime>
 
-#include "app/util/pki/san.h"
+#include "app/util/net_rules.h"
 
 namespace kkadm::util::pki {
 namespace {
@@ -149,10 +149,8 @@ std::vector<std::string> Certificate::IpAddresses() const {
   for (int i = 0; names && i < sk_GENERAL_NAME_num(names.get()); ++i) {
     const GENERAL_NAME* gn = sk_GENERAL_NAME_value(names.get(), i);
     if (gn->type != GEN_IPADD) continue;
-    IpBytes ip = Asn1Text(gn->d.iPAddress);
-    // A 16-byte IPv4-mapped address prints as IPv4, as Go does.
-    auto canonical = ip.size() == 16 ? ParseIp(FormatIp(ip)) : std::optional<IpBytes>(ip);
-    out.push_back(FormatIp(canonical.value_or(ip)));
+    // Go's IP.String(): a 16-byte IPv4-mapped address prints as IPv4.
+    out.push_back(FormatIp(Asn1Text(gn->d.iPAddress)));
   }
   return out;
 }

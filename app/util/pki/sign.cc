@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "app/util/net_rules.h"
 #include "app/util/pki/san.h"
 
 namespace kkadm::util::pki {
