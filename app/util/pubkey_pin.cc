@@ -1,44 +1,27 @@
-// SPKI SHA-256 pins through OpenSSL (see pubkey_pin.h).
+// SPKI SHA-256 pins (see pubkey_pin.h): kkadm's one computation of them.
 #include "app/util/pubkey_pin.h"
 
-#include <openssl/evp.h>
-#include <openssl/pem.h>
 #include <openssl/sha.h>
-#include <openssl/x509.h>
-
-#include <memory>
 
 #include "app/util/crypto.h"
+#include "app/util/pki/certificate.h"
 
 namespace kkadm::util {
-namespace {
-
-Result<std::string> PinOf(X509* cert) {
-  EVP_PKEY* key = X509_get0_pubkey(cert);
-  unsigned char* der = nullptr;
-  const int len = key ? i2d_PUBKEY(key, &der) : -1;
-  if (len <= 0) return InvalidArgument("the certificate has no readable public key");
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(der, static_cast<size_t>(len), digest);
-  OPENSSL_free(der);
-  return "sha256:" + HexEncode(std::string_view(reinterpret_cast<char*>(digest), sizeof digest));
-}
-
-}  // namespace
 
 Result<std::vector<std::string>> PinsOfPemBundle(std::string_view pem) {
-  std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())),
-                                                BIO_free);
+  auto certs = pki::Certificate::ParsePemBundle(pem);
+  if (!certs) return certs.error();
   std::vector<std::string> pins;
-  while (bio) {
-    X509* cert = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr);
-    if (cert == nullptr) break;
-    auto pin = PinOf(cert);
-    X509_free(cert);
-    if (!pin) return pin.error();
-    pins.push_back(*pin);
+  for (const pki::Certificate& cert : *certs) {
+    // The DER SubjectPublicKeyInfo as the certificate holds it (Go's RawSubjectPublicKeyInfo), not
+    // the key encoded again.
+    const std::string spki = cert.PublicKeyDer();
+    if (spki.empty()) return InvalidArgument("the certificate has no readable public key");
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256(reinterpret_cast<const unsigned char*>(spki.data()), spki.size(), digest);
+    pins.push_back("sha256:" +
+                   HexEncode(std::string_view(reinterpret_cast<char*>(digest), sizeof digest)));
   }
-  if (pins.empty()) return InvalidArgument("no certificate found in PEM data");
   return pins;
 }
 

@@ -98,6 +98,11 @@ TEST(PubkeyPinTest, MatchesOpensslSpkiDigest) {
   ASSERT_TRUE(pins.has_value());
   EXPECT_EQ(pins->size(), 2u);
   EXPECT_FALSE(PinsOfPemBundle("not a pem").has_value());
+  // A CERTIFICATE block that does not parse fails the bundle, as client-go's ParseCertsPEM does
+  // for kubeadm; the pins of the blocks before it were returned.
+  EXPECT_FALSE(
+      PinsOfPemBundle(pem + "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n")
+          .has_value());
 }
 
 TEST(Base64Test, RoundTrips) {

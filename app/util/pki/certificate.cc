@@ -1,7 +1,6 @@
 // Certificate parsing, field extraction and verification over OpenSSL 3.
 #include "app/util/pki/certificate.h"
 
-#include <fmt/format.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
 
@@ -21,13 +20,6 @@ TimePoint Asn1TimeToPoint(const ASN1_TIME* t) {
   std::tm tm{};
   if (t == nullptr || ASN1_TIME_to_tm(t, &tm) != 1) return TimePoint{};
   return std::chrono::system_clock::from_time_t(timegm(&tm));
-}
-
-std::string Hex(const unsigned char* data, size_t len) {
-  std::string out;
-  out.reserve(len * 2);
-  for (size_t i = 0; i < len; ++i) out += fmt::format("{:02x}", data[i]);
-  return out;
 }
 
 // Reads certificates until the PEM data ends; a CERTIFICATE block that does not parse is an error.
@@ -215,15 +207,6 @@ std::string Certificate::PublicKeyDer() const {
   std::string out(reinterpret_cast<char*>(der), static_cast<size_t>(len));
   OPENSSL_free(der);
   return out;
-}
-
-std::string Certificate::PublicKeyPin() const { return PublicKeyPinOfDer(PublicKeyDer()); }
-
-std::string PublicKeyPinOfDer(std::string_view spki_der) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(spki_der.data(), spki_der.size(), digest, &len, EVP_sha256(), nullptr);
-  return "sha256:" + Hex(digest, len);
 }
 
 Status Certificate::VerifySignedBy(const Certificate& ca) const {

@@ -1,5 +1,5 @@
 // Certificate: an X.509 certificate over OpenSSL 3: PEM parsing (one or a bundle), the fields
-// kubeadm looks at (subject, SANs, CA flag, usages, validity), the public key pin and chain checks.
+// kubeadm looks at (subject, SANs, CA flag, usages, validity), the public key and chain checks.
 #pragma once
 
 #include <chrono>
@@ -66,11 +66,9 @@ class Certificate {
   TimePoint NotBefore() const;
   TimePoint NotAfter() const;
   std::string SerialHex() const;
-  // The DER SubjectPublicKeyInfo of the certificate's key.
+  // The DER SubjectPublicKeyInfo of the certificate's key, as the certificate holds it (its pin
+  // is util::PinsOfPemBundle's, pubkey_pin.h).
   std::string PublicKeyDer() const;
-
-  // "sha256:<hex of SHA-256 over the DER SubjectPublicKeyInfo>" (kubeadm's CA pin).
-  std::string PublicKeyPin() const;
 
   // OK when `ca`'s key made this certificate's signature (X509_verify), FailedPrecondition else.
   Status VerifySignedBy(const Certificate& ca) const;
@@ -96,8 +94,5 @@ class Certificate {
   OsslPtr<X509> cert_;
   bool key_decoded_ = true;
 };
-
-// "sha256:<hex>" of a DER SubjectPublicKeyInfo.
-std::string PublicKeyPinOfDer(std::string_view spki_der);
 
 }  // namespace kkadm::util::pki
