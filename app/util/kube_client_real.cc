@@ -1,95 +1,14 @@
-// RealKubeClient over HttpClient, and a self-contained kubeconfig reader for its configuration.
+// RealKubeClient over HttpClient, and its configuration from a kubeconfig (util::DecodeKubeconfig).
 #include "app/util/kube_client_real.h"
 
 #include <algorithm>
 
 #include <spdlog/spdlog.h>
-#include <yaml-cpp/yaml.h>
+
+#include "app/util/kubeconfig.h"
 
 namespace kkadm::util {
 namespace {
-
-// Standard base64 (RFC 4648) as kubeconfig *-data fields use; whitespace is skipped.
-Result<std::string> Base64Decode(std::string_view in) {
-  static constexpr std::string_view kAlphabet =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  unsigned buffer = 0;
-  int bits = 0;
-  bool padding = false;
-  for (char c : in) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    if (c == '=') {
-      padding = true;
-      continue;
-    }
-    auto pos = kAlphabet.find(c);
-    if (pos == std::string_view::npos || padding) return InvalidArgument("invalid base64 data");
-    buffer = (buffer << 6) | static_cast<unsigned>(pos);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buffer >> bits) & 0xFF));
-    }
-  }
-  return out;
-}
-
-// The entry named `name` in a kubeconfig list ("clusters", "users", "contexts"), its inner map.
-Result<YAML::Node> NamedEntry(const YAML::Node& root, const char* list, const std::string& field,
-                              const std::string& name) {
-  const YAML::Node entries = root[list];
-  if (entries && entries.IsSequence()) {
-    for (const auto& entry : entries) {
-      if (entry.IsMap() && entry["name"] && entry["name"].as<std::string>() == name) {
-        if (!entry[field] || !entry[field].IsMap())
-          return InvalidArgument(std::string(list) + " entry \"" + name + "\" has no " + field);
-        return YAML::Node(entry[field]);
-      }
-    }
-  }
-  return InvalidArgument("kubeconfig has no " + field + " named \"" + name + "\"");
-}
-
-std::string Scalar(const YAML::Node& map, const char* key) {
-  const YAML::Node value = map[key];
-  return value && value.IsScalar() ? value.as<std::string>() : std::string();
-}
-
-Status DecodeInto(const YAML::Node& map, const char* key, std::string& out) {
-  std::string data = Scalar(map, key);
-  if (data.empty()) return Status::Ok();
-  auto decoded = Base64Decode(data);
-  if (!decoded) return decoded.error().Wrap(key);
-  out = std::move(*decoded);
-  return Status::Ok();
-}
-
-Result<KubeClientConfig> ParseKubeconfig(const YAML::Node& root, std::string context) {
-  if (!root.IsMap()) return InvalidArgument("kubeconfig is not a mapping");
-  if (context.empty()) context = Scalar(root, "current-context");
-  if (context.empty()) return InvalidArgument("kubeconfig has no current-context");
-  auto ctx = NamedEntry(root, "contexts", "context", context);
-  if (!ctx) return ctx.error();
-  auto cluster = NamedEntry(root, "clusters", "cluster", Scalar(*ctx, "cluster"));
-  if (!cluster) return cluster.error();
-  KubeClientConfig config;
-  config.server = Scalar(*cluster, "server");
-  if (config.server.empty()) return InvalidArgument("cluster of context \"" + context + "\" has no server");
-  config.insecure_skip_tls_verify = Scalar(*cluster, "insecure-skip-tls-verify") == "true";
-  config.ca_file = Scalar(*cluster, "certificate-authority");
-  KKADM_RETURN_IF_ERROR(DecodeInto(*cluster, "certificate-authority-data", config.ca_pem));
-  std::string user_name = Scalar(*ctx, "user");
-  if (user_name.empty()) return config;  // anonymous, like a cluster-info kubeconfig
-  auto user = NamedEntry(root, "users", "user", user_name);
-  if (!user) return user.error();
-  KKADM_RETURN_IF_ERROR(DecodeInto(*user, "client-certificate-data", config.client_cert_pem));
-  KKADM_RETURN_IF_ERROR(DecodeInto(*user, "client-key-data", config.client_key_pem));
-  config.client_cert_file = Scalar(*user, "client-certificate");
-  config.client_key_file = Scalar(*user, "client-key");
-  config.token = Scalar(*user, "token");
-  return config;
-}
 
 bool Retriable(long status) { return status == 429 || status >= 500; }
 
@@ -121,11 +40,36 @@ const char* ContentType(PatchType type) {
 
 Result<KubeClientConfig> KubeClientConfigFromKubeconfig(std::string_view kubeconfig_yaml,
                                                         std::string_view context_or_empty) {
-  try {
-    return ParseKubeconfig(YAML::Load(std::string(kubeconfig_yaml)), std::string(context_or_empty));
-  } catch (const YAML::Exception& e) {
-    return InvalidArgument(std::string("parsing kubeconfig: ") + e.what());
+  auto kubeconfig = DecodeKubeconfig(kubeconfig_yaml);
+  if (!kubeconfig) return kubeconfig.error();
+  if (!context_or_empty.empty()) kubeconfig->current_context = context_or_empty;
+  return KubeClientConfigOf(*kubeconfig);
+}
+
+Result<KubeClientConfig> KubeClientConfigOf(const Kubeconfig& kubeconfig) {
+  const std::string& context = kubeconfig.current_context;
+  if (context.empty()) return InvalidArgument("kubeconfig has no current-context");
+  const KubeconfigContext* ctx = kubeconfig.CurrentContext();
+  if (!ctx) return InvalidArgument("kubeconfig has no context named \"" + context + "\"");
+  const KubeconfigCluster* cluster = kubeconfig.CurrentCluster();
+  if (!cluster) return InvalidArgument("kubeconfig has no cluster named \"" + ctx->cluster + "\"");
+  if (cluster->server.empty()) {
+    return InvalidArgument("cluster of context \"" + context + "\" has no server");
   }
+  KubeClientConfig config;
+  config.server = cluster->server;
+  config.insecure_skip_tls_verify = cluster->insecure_skip_tls_verify;
+  config.ca_file = cluster->certificate_authority;
+  config.ca_pem = cluster->certificate_authority_data;
+  if (ctx->user.empty()) return config;  // anonymous, like a cluster-info kubeconfig
+  const KubeconfigUser* user = kubeconfig.CurrentUser();
+  if (!user) return InvalidArgument("kubeconfig has no user named \"" + ctx->user + "\"");
+  config.client_cert_pem = user->client_certificate_data;
+  config.client_key_pem = user->client_key_data;
+  config.client_cert_file = user->client_certificate;
+  config.client_key_file = user->client_key;
+  config.token = user->token;
+  return config;
 }
 
 Status StatusFromApiResponse(long http_status, const std::string& body) {

@@ -13,6 +13,8 @@
 
 namespace kkadm::util {
 
+struct Kubeconfig;
+
 struct KubeClientConfig {
   std::string server;  // "https://10.0.0.1:6443"
   std::string ca_pem;
@@ -38,6 +40,8 @@ struct KubeClientConfig {
 // malformed YAML, a missing context/cluster/user or undecodable base64.
 Result<KubeClientConfig> KubeClientConfigFromKubeconfig(std::string_view kubeconfig_yaml,
                                                         std::string_view context_or_empty);
+// The same for a kubeconfig already parsed, at its current context.
+Result<KubeClientConfig> KubeClientConfigOf(const Kubeconfig& kubeconfig);
 
 // The Status for a non-2xx API answer: the code from the HTTP status and the Status object's
 // reason (see KubeClient), the message from the Status object's message when the body has one.

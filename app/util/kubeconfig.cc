@@ -31,6 +31,7 @@ void EncodeClusters(std::string& out, const std::vector<KubeconfigCluster>& clus
     if (!c.certificate_authority_data.empty()) {
       Field(out, "    ", "certificate-authority-data", Base64Encode(c.certificate_authority_data));
     }
+    if (c.insecure_skip_tls_verify) out += "    insecure-skip-tls-verify: true\n";
     Field(out, "    ", "server", c.server);
     out += "  name: " + Scalar(c.name) + "\n";
   }
@@ -86,6 +87,7 @@ Status DecodeNamed(const YAML::Node& root, Kubeconfig& out) {
     auto ca = Data(item["cluster"], "certificate-authority-data");
     if (!ca) return ca.error();
     c.certificate_authority_data = std::move(*ca);
+    c.insecure_skip_tls_verify = Str(item["cluster"], "insecure-skip-tls-verify") == "true";
     out.clusters.push_back(std::move(c));
   }
   for (const auto& item : root["users"]) {

@@ -1,6 +1,6 @@
 // Kubeconfig: client-go's v1 Config (clusters, users, contexts, current-context), written as
-// `clientcmd.Write` writes it and read back with yaml-cpp; plus the host:port rules kubeadm uses
-// for API server URLs.
+// `clientcmd.Write` writes it and read back with yaml-cpp: kkadm's one kubeconfig reader; and the
+// one base64 (OpenSSL EVP) the *-data fields, Secrets and ConfigMaps use.
 #pragma once
 
 #include <string>
@@ -16,6 +16,7 @@ struct KubeconfigCluster {
   std::string server;                      // "https://10.0.0.1:6443"
   std::string certificate_authority_data;  // PEM bytes (base64 only in the file)
   std::string certificate_authority;       // a file path, when the CA is not embedded
+  bool insecure_skip_tls_verify = false;
 };
 
 struct KubeconfigUser {
@@ -59,7 +60,8 @@ Kubeconfig NewKubeconfigWithToken(const std::string& server, const std::string& 
 
 // YAML exactly as client-go writes it (keys sorted, sequences not indented, preferences: {}).
 std::string EncodeKubeconfig(const Kubeconfig& config);
-// Parses a kubeconfig; InvalidArgument for YAML errors, wrong shapes or bad base64.
+// Parses a kubeconfig (YAML or JSON); InvalidArgument for YAML errors, wrong shapes or bad base64
+// (as client-go's StdEncoding: padding required, whitespace ignored).
 Result<Kubeconfig> DecodeKubeconfig(std::string_view yaml);
 
 // Standard base64 with padding, no line breaks.

@@ -248,5 +248,20 @@ TEST(KubeClientConfigFromKubeconfigTest, Errors) {
   EXPECT_EQ(KubeClientConfigFromKubeconfig(bad, "").error().code(), StatusCode::kInvalidArgument);
 }
 
+// The client reads kubeconfigs with the one reader (DecodeKubeconfig), whose base64 is client-go's
+// StdEncoding: unpadded data, which the client's own decoder used to accept, is refused.
+TEST(KubeClientConfigFromKubeconfigTest, Base64AsClientGo) {
+  std::string unpadded = kKubeconfig;
+  unpadded.replace(unpadded.find("Q0VSVA=="), 8, "Q0VSVA");
+  auto config = KubeClientConfigFromKubeconfig(unpadded, "");
+  ASSERT_FALSE(config.has_value());
+  EXPECT_EQ(config.error().code(), StatusCode::kInvalidArgument);
+  std::string wrapped = kKubeconfig;  // line breaks inside the data are ignored, as in Go
+  wrapped.replace(wrapped.find("Q0VSVA=="), 8, "\"Q0VS\\nVA==\"");
+  auto ok = KubeClientConfigFromKubeconfig(wrapped, "");
+  ASSERT_TRUE(ok.has_value()) << ok.error().message();
+  EXPECT_EQ(ok->client_cert_pem, "CERT");
+}
+
 }  // namespace
 }  // namespace kkadm::util

@@ -50,6 +50,11 @@ TEST(KubeconfigTest, RoundTripsAndFindsCurrentEntries) {
   EXPECT_EQ(back->CurrentUser()->name, "system:node:n1");
   EXPECT_EQ(back->CurrentUser()->token, "abcdef.0123456789abcdef");
   EXPECT_EQ(back->current_context, "system:node:n1@kubernetes");
+  EXPECT_FALSE(back->CurrentCluster()->insecure_skip_tls_verify);
+  k.clusters[0].insecure_skip_tls_verify = true;
+  const std::string insecure = EncodeKubeconfig(k);
+  EXPECT_NE(insecure.find("    insecure-skip-tls-verify: true\n    server: "), std::string::npos);
+  EXPECT_TRUE(DecodeKubeconfig(insecure)->CurrentCluster()->insecure_skip_tls_verify);
 }
 
 TEST(KubeconfigTest, QuotesScalarsThatWouldChangeType) {

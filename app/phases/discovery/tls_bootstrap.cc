@@ -37,13 +37,7 @@ Result<util::KubeClientConfig> ClientConfigOf(const util::Kubeconfig& kubeconfig
   if (cluster->certificate_authority_data.empty()) {
     return InvalidArgument("the kubeconfig's cluster \"" + cluster->name + "\" has no CA");
   }
-  util::KubeClientConfig config;
-  config.server = cluster->server;
-  config.ca_pem = cluster->certificate_authority_data;
-  config.client_cert_pem = user->client_certificate_data;
-  config.client_key_pem = user->client_key_data;
-  config.token = user->token;
-  return config;
+  return util::KubeClientConfigOf(kubeconfig);
 }
 
 Result<ClusterState> FetchClusterState(util::KubeClient& client, util::Printer& out) {
