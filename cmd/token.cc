@@ -2,17 +2,16 @@
 #include "cmd/token.h"
 
 #include <algorithm>
-#include <cstdint>
-#include <cstdlib>
-#include <limits>
-#include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "app/phases/bootstraptoken/bootstrap_token.h"
 #include "app/phases/bootstraptoken/token.h"
-#include "app/util/ascii.h"
+#include "app/util/bootstrap_token_syntax.h"
+#include "app/util/duration.h"
 #include "app/util/yaml/yaml.h"
+#include "app/util/rfc3339.h"
+#include "app/util/strings.h"
 #include "cmd/context.h"
 
 namespace kkadm::cmd {
@@ -20,24 +19,6 @@ namespace {
 
 using nlohmann::json;
 using std::chrono::system_clock;
-
-std::string Join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
-// apimachinery's ShortHumanDuration.
-std::string ShortHumanDuration(std::chrono::seconds d) {
-  const long long s = d.count();
-  if (s < -1) return "<invalid>";
-  if (s < 0) return "0s";
-  if (s < 60) return std::to_string(s) + "s";
-  if (s < 3600) return std::to_string(s / 60) + "m";
-  if (s < 86400) return std::to_string(s / 3600) + "h";
-  if (s < 86400LL * 365) return std::to_string(s / 86400) + "d";
-  return std::to_string(s / 86400 / 365) + "y";
-}
 
 std::string PadRight(std::string s, size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');
@@ -65,12 +46,17 @@ std::string TabWrite(const std::vector<std::vector<std::string>>& rows) {
 std::vector<std::string> TableRow(const config::BootstrapToken& t, system_clock::time_point now) {
   std::string ttl = "<forever>", expires = "<never>";
   if (t.expires) {
-    ttl = ShortHumanDuration(std::chrono::duration_cast<std::chrono::seconds>(*t.expires - now));
-    expires = phases::FormatRfc3339(*t.expires);
+    ttl = util::ShortHumanDuration(
+        std::chrono::duration_cast<std::chrono::milliseconds>(*t.expires - now));
+    expires = util::FormatRfc3339(*t.expires);
   }
   auto or_none = [](const std::string& s) { return s.empty() ? std::string("<none>") : s; };
-  return {t.Token(), PadRight(ttl, 9), expires, PadRight(or_none(Join(t.usages, ",")), 22),
-          PadRight(or_none(t.description), 56), or_none(Join(t.groups, ","))};
+  return {t.Token(),
+          PadRight(ttl, 9),
+          expires,
+          PadRight(or_none(util::Join(t.usages, ",")), 22),
+          PadRight(or_none(t.description), 56),
+          or_none(util::Join(t.groups, ","))};
 }
 
 json OutputObject(const config::BootstrapToken& t) {
@@ -78,7 +64,7 @@ json OutputObject(const config::BootstrapToken& t) {
               {"apiVersion", "output.kubeadm.k8s.io/v1alpha3"},
               {"token", t.Token()}};
   if (!t.description.empty()) out["description"] = t.description;
-  if (t.expires) out["expires"] = phases::FormatRfc3339(*t.expires);
+  if (t.expires) out["expires"] = util::FormatRfc3339(*t.expires);
   if (!t.usages.empty()) out["usages"] = t.usages;
   if (!t.groups.empty()) out["groups"] = t.groups;
   return out;
@@ -90,34 +76,6 @@ Result<std::unique_ptr<util::KubeClient>> Client(const TokenCommandDeps& deps, c
 }
 
 }  // namespace
-
-Result<std::chrono::milliseconds> ParseGoDuration(const std::string& text) {
-  if (text == "0") return std::chrono::milliseconds(0);
-  auto invalid = [&text] { return InvalidArgument("time: invalid duration \"" + text + "\""); };
-  if (text.empty()) return invalid();
-  double total_ms = 0;
-  // One or more parts (\d+(\.\d+)?)(h|ms|m|s), each read where the last one ended.
-  for (util::Scanner in(text); !in.AtEnd();) {
-    const std::string_view part = in.rest();
-    if (in.Span(util::IsAsciiDigit).empty()) return invalid();
-    if (util::Scanner fraction = in;
-        fraction.Consume('.') && !fraction.Span(util::IsAsciiDigit).empty()) {
-      in = fraction;
-    }
-    const std::string number(part.substr(0, part.size() - in.rest().size()));
-    const double unit_ms = in.Consume('h')    ? 3600000
-                           : in.Consume("ms") ? 1
-                           : in.Consume('m')  ? 60000
-                           : in.Consume('s')  ? 1000
-                                              : 0;
-    if (unit_ms == 0) return invalid();
-    total_ms += std::strtod(number.c_str(), nullptr) * unit_ms;  // digits: no error but range
-  }
-  // Go's time.ParseDuration refuses what does not fit an int64 of nanoseconds (~292 years).
-  constexpr double kMaxMs = static_cast<double>(std::numeric_limits<std::int64_t>::max()) / 1e6;
-  if (!(total_ms <= kMaxMs)) return invalid();
-  return std::chrono::milliseconds(static_cast<long long>(total_ms));
-}
 
 Status TokenList(const std::string& kubeconfig, const std::string& output, const TokenCommandDeps& deps,
                  std::ostream& out, std::ostream& err) {
@@ -204,7 +162,7 @@ void AddDeleteAndGenerate(CLI::App& token, CommandContext& context,
   auto* generate = token.add_subcommand(
       "generate", "Generate and print a bootstrap token, but do not create it on the server");
   generate->callback([&context] {
-    auto t = phases::GenerateBootstrapTokenString();
+    auto t = util::GenerateBootstrapToken();
     if (!t) {
       context.status = t.error();
       return;

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <functional>
 #include <memory>
 #include <ostream>
@@ -44,9 +43,6 @@ struct TokenCreateOptions {
   std::string cri_socket;  // --print-cloud-init; "" = the control-plane nodes' (ClusterCriSocket)
   std::string kubeconfig = "/etc/kubernetes/admin.conf";
 };
-
-// Go's time.ParseDuration for the units kkadm accepts ("24h", "1h30m", "90s", "500ms", "0").
-Result<std::chrono::milliseconds> ParseGoDuration(const std::string& text);
 
 // Creates the token's Secret (AlreadyExists if its id is taken) and prints the join token
 // ("kk1.…": endpoints, the token, the CA pins [, the certificate key]), kubeadm's join command with

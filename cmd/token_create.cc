@@ -10,7 +10,9 @@
 #include "app/phases/uploadcerts/upload_certs.h"
 #include "app/util/bootstrap_token_syntax.h"
 #include "app/util/crypto.h"
+#include "app/util/duration.h"
 #include "app/util/printer.h"
+#include "app/util/rfc3339.h"
 #include "cmd/context.h"
 #include "cmd/token.h"
 
@@ -35,16 +37,27 @@ Status ValidateUsagesAndGroups(const TokenCreateOptions& o) {
   return Status::Ok();
 }
 
+// --ttl as kubeadm reads it, a Go duration (pflag's DurationVar), with the parser init's
+// --token-ttl uses. A negative TTL is refused, as init refuses a negative bootstrapTokens[].ttl;
+// kubeadm would make a token that never expires.
+Result<config::Duration> ParseTtl(const std::string& text) {
+  const std::string flag = "invalid argument \"" + text + "\" for \"--ttl\" flag: ";
+  auto ttl = util::ParseDuration(text);
+  if (!ttl) return InvalidArgument(flag + ttl.error().message());
+  if (ttl->count() < 0) return InvalidArgument(flag + "must be >= 0");
+  return *ttl;
+}
+
 Result<config::BootstrapToken> NewToken(const TokenCreateOptions& options) {
   std::string token_string = options.token;
   if (token_string.empty()) {
-    auto generated = phases::GenerateBootstrapTokenString();
+    auto generated = util::GenerateBootstrapToken();
     if (!generated) return generated.error();
     token_string = *generated;
   }
   auto token = phases::ParseBootstrapToken(token_string);
   if (!token) return token.error();
-  auto ttl = ParseGoDuration(options.ttl);
+  auto ttl = ParseTtl(options.ttl);
   if (!ttl) return ttl.error();
   KKADM_RETURN_IF_ERROR(ValidateUsagesAndGroups(options));
   token->ttl = *ttl;
@@ -111,7 +124,7 @@ Result<std::string> Output(const TokenCreateOptions& options, const TokenCommand
        .cri_socket =
            options.cri_socket.empty() ? phases::ClusterCriSocket(client) : options.cri_socket,
        .control_plane = !plan.certificate_key.empty(),
-       .expires = ttl && ttl->count() > 0 ? phases::FormatRfc3339(deps.clock->Now() + *ttl) : ""});
+       .expires = ttl && ttl->count() > 0 ? util::FormatRfc3339(deps.clock->Now() + *ttl) : ""});
 }
 
 // Checks everything that can be refused and gathers what the output needs.

@@ -1,12 +1,11 @@
 // Dynamic defaults for kubeadm configurations.
 #include "app/config/defaults.h"
 
-#include <openssl/rand.h>
-
 #include <algorithm>
-#include <arpa/inet.h>
 #include <cctype>
 
+#include "app/util/bootstrap_token_syntax.h"
+#include "app/util/net_rules.h"
 #include "app/util/version_numbers.h"
 #include "build_info.h"
 
@@ -22,11 +21,10 @@ void DefaultString(std::string& field, const char* value) {
   if (field.empty()) field = value;
 }
 
+// kubeadm chooses an address when the configured one is missing or unspecified ("0.0.0.0", "::").
 bool IsUnspecifiedAddress(const std::string& address) {
-  unsigned char buf[16];
-  if (inet_pton(AF_INET, address.c_str(), buf) == 1) return std::all_of(buf, buf + 4, [](auto b) { return b == 0; });
-  if (inet_pton(AF_INET6, address.c_str(), buf) == 1) return std::all_of(buf, buf + 16, [](auto b) { return b == 0; });
-  return false;
+  auto ip = util::ParseIp(address);
+  return ip && util::IsUnspecifiedIp(*ip);
 }
 
 Status DefaultAdvertiseAddress(APIEndpoint& endpoint, const util::Machine& machine) {
@@ -53,18 +51,17 @@ void SetNodeRegistrationDefaults(NodeRegistration& node, const util::Machine& ma
 
 Status SetTokenDefaults(std::vector<BootstrapToken>& tokens) {
   if (tokens.empty()) {
-    auto token = GenerateBootstrapToken();
-    if (!token) return token.error();
-    token->description = kDefaultTokenDescription;
-    tokens.push_back(std::move(*token));
+    tokens.emplace_back();
+    tokens.back().description = kDefaultTokenDescription;
   }
   BootstrapToken defaults;
   for (BootstrapToken& token : tokens) {
     if (token.id.empty()) {
-      auto fresh = RandomTokenChars(22);
+      auto fresh = util::GenerateBootstrapToken();
       if (!fresh) return fresh.error();
-      token.id = fresh->substr(0, 6);
-      token.secret = fresh->substr(6);
+      auto parts = util::SplitBootstrapToken(*fresh);
+      token.id = parts->id;
+      token.secret = parts->secret;
     }
     // ttl and expires are mutually exclusive; the default ttl applies only when neither is set.
     if (!token.ttl && !token.expires) token.ttl = std::chrono::hours(24);
@@ -83,31 +80,6 @@ std::string ResolveKubernetesVersion(const std::string& version) {
     return "v" + version;
   }
   return version;
-}
-
-Result<std::string> RandomTokenChars(size_t n) {
-  static constexpr char kCharset[] = "0123456789abcdefghijklmnopqrstuvwxyz";
-  std::string out;
-  while (out.size() < n) {
-    unsigned char buf[32];
-    if (RAND_bytes(buf, sizeof(buf)) != 1) return Internal("generating a bootstrap token: RAND_bytes failed");
-    for (unsigned char b : buf) {
-      // 252 = 7 * 36: dropping larger bytes keeps every character equally likely.
-      if (b >= 252 || out.size() == n) continue;
-      out += kCharset[b % 36];
-    }
-  }
-  return out;
-}
-
-Result<BootstrapToken> GenerateBootstrapToken() {
-  auto chars = RandomTokenChars(22);
-  if (!chars) return chars.error();
-  BootstrapToken token;
-  token.id = chars->substr(0, 6);
-  token.secret = chars->substr(6);
-  token.ttl = std::chrono::hours(24);
-  return token;
 }
 
 std::vector<std::string> NormalizePreflightErrors(const std::vector<std::string>& names) {

@@ -1,9 +1,8 @@
 // v1beta4 encoding through nlohmann::json (sorted keys, like Go's yaml marshalling) and util::yaml.
 #include "app/config/encode.h"
 
-#include <ctime>
-
 #include "app/util/duration.h"
+#include "app/util/rfc3339.h"
 #include "app/util/yaml/yaml.h"
 
 namespace kkadm::config {
@@ -116,20 +115,11 @@ json TimeoutsJson(const Timeouts& t) {
           {"upgradeManifests", Dur(t.upgrade_manifests)}};
 }
 
-std::string Rfc3339(std::chrono::system_clock::time_point t) {
-  std::time_t tt = std::chrono::system_clock::to_time_t(t);
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 json TokenJson(const BootstrapToken& t) {
   json out = {{"token", t.Token()}, {"usages", t.usages}, {"groups", t.groups}};
   PutIf(out, "description", t.description);
   if (t.ttl) out["ttl"] = Dur(*t.ttl);
-  if (t.expires) out["expires"] = Rfc3339(*t.expires);
+  if (t.expires) out["expires"] = util::FormatRfc3339(*t.expires);
   return out;
 }
 

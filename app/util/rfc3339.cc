@@ -1,4 +1,4 @@
-// RFC 3339 time parsing (see rfc3339.h).
+// RFC 3339 time parsing and formatting (see rfc3339.h).
 #include "app/util/rfc3339.h"
 
 #include <ctime>
@@ -53,6 +53,16 @@ std::optional<std::chrono::system_clock::time_point> ParseRfc3339(std::string_vi
   tm.tm_min = Number(minute);
   tm.tm_sec = Number(second);
   return std::chrono::system_clock::from_time_t(timegm(&tm) - offset);
+}
+
+std::string FormatRfc3339(std::chrono::system_clock::time_point time) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(
+      std::chrono::time_point_cast<std::chrono::seconds>(time));
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
 }
 
 }  // namespace kkadm::util

@@ -1,9 +1,11 @@
-// Reading RFC 3339 times ("2006-01-02T15:04:05Z", "2006-01-02T15:04:05.5+02:00"), as bootstrap
-// token expirations are written in configuration files and Secrets.
+// RFC 3339 times ("2006-01-02T15:04:05Z", "2006-01-02T15:04:05.5+02:00"), as bootstrap token
+// expirations are written in configuration files and Secrets: reading them, and writing them as
+// Go's time.RFC3339 layout does for a UTC time.
 #pragma once
 
 #include <chrono>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace kkadm::util {
@@ -18,5 +20,8 @@ enum class Rfc3339Case { kUpper, kAny };
 // normalises "2024-13-01" to January 2025). nullopt when the text has another form.
 std::optional<std::chrono::system_clock::time_point> ParseRfc3339(std::string_view text,
                                                                   Rfc3339Case letters);
+
+// Go's t.UTC().Format(time.RFC3339): "2026-11-23T10:00:00Z", fractions of a second dropped.
+std::string FormatRfc3339(std::chrono::system_clock::time_point time);
 
 }  // namespace kkadm::util

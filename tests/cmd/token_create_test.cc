@@ -12,6 +12,7 @@
 #include "app/util/join_token.h"
 #include "app/util/yaml/yaml.h"
 #include "app/util/pubkey_pin.h"
+#include "app/util/rfc3339.h"
 #include "tests/cmd/token_fixture.h"
 
 namespace kkadm::cmd {
@@ -226,7 +227,7 @@ TEST_F(TokenCreateTest, PrintCloudInitRunsTheJoinWithTheClustersCriSocket) {
   const std::string text = cmd_out_.str();
   EXPECT_EQ(text.rfind("#cloud-config\n", 0), 0u);
   EXPECT_THAT(text, HasSubstr("# kkadm join: a worker node."));
-  EXPECT_THAT(text, HasSubstr("expires at " + phases::FormatRfc3339(clock_.Now() + std::chrono::hours(24))));
+  EXPECT_THAT(text, HasSubstr("expires at " + util::FormatRfc3339(clock_.Now() + std::chrono::hours(24))));
   auto doc = util::yaml::Read(text);
   ASSERT_TRUE(doc.has_value()) << doc.status().message();
   const json& command = (*doc)["runcmd"][0];

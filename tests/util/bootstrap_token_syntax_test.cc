@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "tests/fakes/regex_oracle.h"
 
 namespace kkadm::util {
@@ -22,6 +24,17 @@ std::vector<std::string> TokenInputs() {
        "abcdef.0123456789abcde", "abcdef.0123456789abcdef0", "abcdef:0123456789abcdef",
        "abcdef.0123456789abcdef\n", ".", ""},
       kTokenAlphabet, 4);
+}
+
+TEST(BootstrapTokenSyntaxTest, GeneratedTokensMatchTheFormatAndDiffer) {
+  std::set<std::string> seen;
+  for (int i = 0; i < 50; ++i) {
+    auto token = GenerateBootstrapToken();
+    ASSERT_TRUE(token.has_value());
+    EXPECT_TRUE(IsBootstrapToken(*token)) << *token;
+    seen.insert(*token);
+  }
+  EXPECT_EQ(seen.size(), 50u);
 }
 
 TEST(BootstrapTokenSyntaxTest, IsBootstrapTokenMatchesPattern) {

@@ -74,5 +74,15 @@ TEST(Rfc3339Test, Offsets) {
   EXPECT_EQ(std::chrono::system_clock::to_time_t(*utc), 1136214245);
 }
 
+// Go's t.UTC().Format(time.RFC3339), the form of Secrets' expirations and of `expires` fields:
+// UTC, "Z", no fraction (it is dropped, not rounded).
+TEST(Rfc3339Test, FormatsAsGoInUtc) {
+  const auto t = std::chrono::system_clock::from_time_t(1136214245);
+  EXPECT_EQ(FormatRfc3339(t), "2006-01-02T15:04:05Z");
+  EXPECT_EQ(FormatRfc3339(t + std::chrono::milliseconds(999)), "2006-01-02T15:04:05Z");
+  EXPECT_EQ(FormatRfc3339(std::chrono::system_clock::from_time_t(0)), "1970-01-01T00:00:00Z");
+  EXPECT_EQ(ParseRfc3339(FormatRfc3339(t), Rfc3339Case::kUpper), t);
+}
+
 }  // namespace
 }  // namespace kkadm::util

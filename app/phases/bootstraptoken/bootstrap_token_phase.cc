@@ -3,6 +3,7 @@
 
 #include "app/phases/bootstraptoken/bootstrap_token.h"
 #include "app/phases/bootstraptoken/token.h"
+#include "app/util/bootstrap_token_syntax.h"
 
 namespace kkadm::phases {
 namespace {
@@ -10,7 +11,7 @@ namespace {
 Status FillEmptyTokens(std::vector<config::BootstrapToken>& tokens) {
   for (auto& token : tokens) {
     if (!token.id.empty()) continue;
-    auto generated = GenerateBootstrapTokenString();
+    auto generated = util::GenerateBootstrapToken();
     if (!generated) return generated.error();
     auto parsed = ParseBootstrapToken(*generated);
     if (!parsed) return parsed.error();

@@ -3,6 +3,7 @@
 
 #include "app/phases/bootstraptoken/bootstrap_token.h"
 #include "app/phases/bootstraptoken/token.h"
+#include "app/util/bootstrap_token_syntax.h"
 #include "app/util/crypto.h"
 #include "app/util/kube_apply.h"
 
@@ -13,7 +14,7 @@ using nlohmann::json;
 
 // The token whose Secret owns kubeadm-certs, so the certificates vanish when it expires.
 Result<json> CreateOwnerToken(util::KubeClient& client, std::chrono::system_clock::time_point now) {
-  auto generated = GenerateBootstrapTokenString();
+  auto generated = util::GenerateBootstrapToken();
   if (!generated) return generated.error();
   auto token = ParseBootstrapToken(*generated);
   if (!token) return token.error();
