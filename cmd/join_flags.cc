@@ -7,77 +7,65 @@
 
 #include "app/util/join_token.h"
 #include "cmd/join_options.h"
+#include "cmd/typed_flags.h"
 
 namespace kkadm::cmd {
 namespace {
 
-void StringFlag(workflow::FlagSet& flags, const std::string& name, std::optional<std::string>& target,
-                const std::string& help) {
-  flags.Register(name, [name, &target, help](CLI::App& app) {
-    return app.add_option_function<std::string>(
-        "--" + name, [&target](const std::string& value) { target = value; }, help);
-  });
-}
-
-void BoolFlag(workflow::FlagSet& flags, const std::string& name, std::optional<bool>& target,
-              const std::string& help) {
-  flags.Register(name, [name, &target, help](CLI::App& app) {
-    return app.add_flag_function(
-        "--" + name, [&target](std::int64_t count) { target = count > 0; }, help);
-  });
-}
-
-void ListFlag(workflow::FlagSet& flags, const std::string& name,
-              std::optional<std::vector<std::string>>& target, const std::string& help) {
-  flags.Register(name, [name, &target, help](CLI::App& app) {
-    return app
-        .add_option_function<std::vector<std::string>>(
-            "--" + name,
-            [&target](const std::vector<std::string>& value) {
-              if (!target) target.emplace();
-              target->insert(target->end(), value.begin(), value.end());
-            },
-            help)
-        ->delimiter(',');
-  });
-}
-
 void RegisterDiscoveryFlags(workflow::FlagSet& flags, config::JoinFlags& f) {
-  StringFlag(flags, "discovery-token", f.discovery_token,
-             "For token-based discovery, the token used to validate cluster information fetched from the API server.");
-  ListFlag(flags, "discovery-token-ca-cert-hash", f.discovery_token_ca_cert_hash,
-           "For token-based discovery, validate that the root CA public key matches this hash (format: \"<type>:<value>\").");
-  BoolFlag(flags, "discovery-token-unsafe-skip-ca-verification", f.discovery_token_unsafe_skip_ca_verification,
-           "For token-based discovery, allow joining without --discovery-token-ca-cert-hash pinning.");
-  StringFlag(flags, "discovery-file", f.discovery_file,
-             "For file-based discovery, a file or URL from which to load cluster information.");
-  StringFlag(flags, "tls-bootstrap-token", f.tls_bootstrap_token,
-             "Specify the token used to temporarily authenticate with the Kubernetes Control Plane while joining the node.");
-  StringFlag(flags, "token", f.token,
-             "Use this token for both discovery-token and tls-bootstrap-token when those values are not provided.");
+  AddStringFlag(flags, "discovery-token", f.discovery_token,
+                "For token-based discovery, the token used to validate cluster information fetched "
+                "from the API server.");
+  AddListFlag(flags, "discovery-token-ca-cert-hash", f.discovery_token_ca_cert_hash,
+              "For token-based discovery, validate that the root CA public key matches this hash "
+              "(format: \"<type>:<value>\").");
+  AddOptionalBoolFlag(
+      flags, "discovery-token-unsafe-skip-ca-verification",
+      f.discovery_token_unsafe_skip_ca_verification,
+      "For token-based discovery, allow joining without --discovery-token-ca-cert-hash pinning.");
+  AddStringFlag(flags, "discovery-file", f.discovery_file,
+                "For file-based discovery, a file or URL from which to load cluster information.");
+  AddStringFlag(flags, "tls-bootstrap-token", f.tls_bootstrap_token,
+                "Specify the token used to temporarily authenticate with the Kubernetes Control "
+                "Plane while joining the node.");
+  AddStringFlag(flags, "token", f.token,
+                "Use this token for both discovery-token and tls-bootstrap-token when those values "
+                "are not provided.");
 }
 
 void RegisterNodeFlags(workflow::FlagSet& flags, config::JoinFlags& f) {
-  StringFlag(flags, "node-name", f.node_name, "Specify the node name.");
-  StringFlag(flags, "cri-socket", f.cri_socket,
-             "Path to the CRI socket to connect. If empty kkadm will try to auto-detect this value; use this option only if you have more than one CRI installed or if you have non-standard CRI socket.");
-  StringFlag(flags, "certificate-key", f.certificate_key,
-             "Use this key to decrypt the certificate secrets uploaded by init. The certificate key is a hex encoded string that is an AES key of size 32 bytes.");
-  StringFlag(flags, "apiserver-advertise-address", f.apiserver_advertise_address,
-             "If the node should host a new control plane instance, the IP address the API Server will advertise it's listening on. If not set the default network interface will be used.");
+  AddStringFlag(flags, "node-name", f.node_name, "Specify the node name.");
+  AddStringFlag(flags, "cri-socket", f.cri_socket,
+                "Path to the CRI socket to connect. If empty kkadm will try to auto-detect this "
+                "value; use this option only if you have more than one CRI installed or if you "
+                "have non-standard CRI socket.");
+  AddStringFlag(flags, "certificate-key", f.certificate_key,
+                "Use this key to decrypt the certificate secrets uploaded by init. The certificate "
+                "key is a hex encoded string that is an AES key of size 32 bytes.");
+  AddStringFlag(
+      flags, "apiserver-advertise-address", f.apiserver_advertise_address,
+      "If the node should host a new control plane instance, the IP address the API Server will "
+      "advertise it's listening on. If not set the default network interface will be used.");
   flags.Register("apiserver-bind-port", [&f](CLI::App& app) {
     return app
         .add_option_function<int>(
             "--apiserver-bind-port", [&f](const int& port) { f.apiserver_bind_port = port; },
-            "If the node should host a new control plane instance, the port for the API Server to bind to. (default 6443)")
+            "If the node should host a new control plane instance, the port for the API Server to "
+            "bind to. (default 6443)")
         ->check(CLI::Range(1, 65535));
   });
-  BoolFlag(flags, "control-plane", f.control_plane, "Create a new control plane instance on this node");
-  StringFlag(flags, "patches", f.patches,
-             "Path to a directory that contains files named \"target[suffix][+patchtype].extension\". \"target\" can be one of \"kube-apiserver\", \"kube-controller-manager\", \"kube-scheduler\", \"etcd\", \"kubeletconfiguration\".");
-  ListFlag(flags, "ignore-preflight-errors", f.ignore_preflight_errors,
-           "A list of checks whose errors will be shown as warnings. Example: 'IsPrivilegedUser,Swap'. Value 'all' ignores errors from all checks.");
-  BoolFlag(flags, "dry-run", f.dry_run, "Don't apply any changes; just output what would be done.");
+  AddOptionalBoolFlag(flags, "control-plane", f.control_plane,
+                      "Create a new control plane instance on this node");
+  AddStringFlag(
+      flags, "patches", f.patches,
+      "Path to a directory that contains files named \"target[suffix][+patchtype].extension\". "
+      "\"target\" can be one of \"kube-apiserver\", \"kube-controller-manager\", "
+      "\"kube-scheduler\", \"etcd\", \"kubeletconfiguration\".");
+  AddListFlag(flags, "ignore-preflight-errors", f.ignore_preflight_errors,
+              "A list of checks whose errors will be shown as warnings. Example: "
+              "'IsPrivilegedUser,Swap'. Value 'all' ignores errors from all checks.");
+  AddOptionalBoolFlag(flags, "dry-run", f.dry_run,
+                      "Don't apply any changes; just output what would be done.");
 }
 
 }  // namespace
@@ -85,7 +73,8 @@ void RegisterNodeFlags(workflow::FlagSet& flags, config::JoinFlags& f) {
 void RegisterJoinFlags(workflow::FlagSet& flags, JoinOptions& o) {
   flags.Register("api-server-endpoint", [&o](CLI::App& app) {
     return app.add_option("api-server-endpoint", o.argument,
-                          "The API server to join (host:port), or a kkadm join token (kk1.…) that carries everything");
+                          "The API server to join (host:port), or a kkadm join token (kk1.…) that "
+                          "carries everything");
   });
   flags.Register("config", [&o](CLI::App& app) {
     return app.add_option("--config", o.config_path, "Path to a kubeadm configuration file.");
@@ -108,12 +97,14 @@ Status ApplyJoinArgument(JoinOptions& options) {
                            "discovery-token-unsafe-skip-ca-verification", "discovery-file",
                            "tls-bootstrap-token", "token", "certificate-key"}) {
     for (const std::string& set : f.SetNames()) {
-      if (set == name && !(set == "certificate-key" && token->certificate_key.empty())) mixed.push_back("--" + set);
+      if (set == name && !(set == "certificate-key" && token->certificate_key.empty()))
+        mixed.push_back("--" + set);
     }
   }
   if (!mixed.empty()) {
-    return InvalidArgument(fmt::format(
-        "a join token carries the discovery settings; it can not be mixed with [{}]", fmt::join(mixed, " ")));
+    return InvalidArgument(
+        fmt::format("a join token carries the discovery settings; it can not be mixed with [{}]",
+                    fmt::join(mixed, " ")));
   }
   f.endpoint = token->endpoints.front();
   options.extra_endpoints.assign(token->endpoints.begin() + 1, token->endpoints.end());

@@ -7,20 +7,9 @@
 #include <vector>
 
 #include "cmd/reset_options.h"
+#include "cmd/typed_flags.h"
 
 namespace kkadm::cmd {
-namespace {
-
-// A boolean flag that is recorded only when given (the config file's value stands otherwise).
-void OptionalBool(workflow::FlagSet& flags, const std::string& names, const std::string& key,
-                  std::optional<bool>& target, const std::string& help) {
-  flags.Register(key, [names, &target, help](CLI::App& app) {
-    return app.add_flag_function(
-        names, [&target](std::int64_t count) { target = count > 0; }, help);
-  });
-}
-
-}  // namespace
 
 void RegisterResetFlags(workflow::FlagSet& flags, ResetOptions& o) {
   config::ResetFlags& f = o.flags;
@@ -41,12 +30,12 @@ void RegisterResetFlags(workflow::FlagSet& flags, ResetOptions& o) {
         "this option "
         "only if you have more than one CRI installed or if you have non-standard CRI socket.");
   });
-  OptionalBool(flags, "-f,--force", "force", f.force,
-               "Reset the node without prompting for confirmation.");
-  OptionalBool(flags, "--dry-run", "dry-run", f.dry_run,
-               "Don't apply any changes; just output what would be done.");
-  OptionalBool(flags, "--cleanup-tmp-dir", "cleanup-tmp-dir", f.cleanup_tmp_dir,
-               "Cleanup the \"/etc/kubernetes/tmp\" directory");
+  AddOptionalBoolFlag(flags, "force", f.force,
+                      "Reset the node without prompting for confirmation.");
+  AddOptionalBoolFlag(flags, "dry-run", f.dry_run,
+                      "Don't apply any changes; just output what would be done.");
+  AddOptionalBoolFlag(flags, "cleanup-tmp-dir", f.cleanup_tmp_dir,
+                      "Cleanup the \"/etc/kubernetes/tmp\" directory");
   flags.Register("cleanup-cni", [&o](CLI::App& app) {
     return app.add_flag("--cleanup-cni", o.cleanup_cni,
                         "Also delete the contents of \"/etc/cni/net.d\" (the CNI configuration; "

@@ -45,6 +45,12 @@ Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file
                                          const util::Machine& machine);
 Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& file, const ResetFlags& flags);
 
+// A flag the user gave replaces the configuration's value (kubeadm's flag-over-file rule).
+template <class T>
+void OverrideIfSet(T& field, const std::optional<T>& flag) {
+  if (flag) field = *flag;
+}
+
 // Internal to make_*.cc, exposed for tests.
 // The error for --config mixed with config-bound flags, or OK. `set_flags` are sorted names.
 Status CheckMixedArguments(bool has_config, const std::vector<std::string>& set_flags);

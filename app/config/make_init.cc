@@ -9,11 +9,6 @@
 namespace kkadm::config {
 namespace {
 
-template <class T>
-void Override(T& field, const std::optional<T>& flag) {
-  if (flag) field = *flag;
-}
-
 BootstrapToken& FirstToken(InitConfiguration& cfg) {
   if (cfg.bootstrap_tokens.empty()) cfg.bootstrap_tokens.emplace_back();
   return cfg.bootstrap_tokens.front();
@@ -45,14 +40,14 @@ Status ApplyTokenFlags(const InitFlags& flags, InitConfiguration& cfg) {
 }
 
 Status ApplyClusterFlags(const InitFlags& flags, ClusterConfiguration& cluster) {
-  Override(cluster.networking.service_subnet, flags.service_cidr);
-  Override(cluster.networking.pod_subnet, flags.pod_network_cidr);
-  Override(cluster.networking.dns_domain, flags.service_dns_domain);
-  Override(cluster.control_plane_endpoint, flags.control_plane_endpoint);
-  Override(cluster.kubernetes_version, flags.kubernetes_version);
-  Override(cluster.certificates_dir, flags.cert_dir);
-  Override(cluster.api_server.cert_sans, flags.apiserver_cert_extra_sans);
-  Override(cluster.image_repository, flags.image_repository);
+  OverrideIfSet(cluster.networking.service_subnet, flags.service_cidr);
+  OverrideIfSet(cluster.networking.pod_subnet, flags.pod_network_cidr);
+  OverrideIfSet(cluster.networking.dns_domain, flags.service_dns_domain);
+  OverrideIfSet(cluster.control_plane_endpoint, flags.control_plane_endpoint);
+  OverrideIfSet(cluster.kubernetes_version, flags.kubernetes_version);
+  OverrideIfSet(cluster.certificates_dir, flags.cert_dir);
+  OverrideIfSet(cluster.api_server.cert_sans, flags.apiserver_cert_extra_sans);
+  OverrideIfSet(cluster.image_repository, flags.image_repository);
   if (flags.feature_gates) {
     auto gates = ParseFeatureGates(*flags.feature_gates);
     if (!gates) return gates.error();
@@ -63,14 +58,14 @@ Status ApplyClusterFlags(const InitFlags& flags, ClusterConfiguration& cluster) 
 
 // Flags kubeadm binds into the configuration; with --config only the allowed ones are set.
 Status ApplyInitFlags(const InitFlags& flags, InitConfiguration& cfg) {
-  Override(cfg.local_api_endpoint.advertise_address, flags.apiserver_advertise_address);
-  Override(cfg.local_api_endpoint.bind_port, flags.apiserver_bind_port);
-  Override(cfg.node_registration.name, flags.node_name);
-  Override(cfg.certificate_key, flags.certificate_key);
-  Override(cfg.node_registration.cri_socket, flags.cri_socket);
-  Override(cfg.patches_directory, flags.patches);
-  Override(cfg.dry_run, flags.dry_run);
-  Override(cfg.skip_phases, flags.skip_phases);
+  OverrideIfSet(cfg.local_api_endpoint.advertise_address, flags.apiserver_advertise_address);
+  OverrideIfSet(cfg.local_api_endpoint.bind_port, flags.apiserver_bind_port);
+  OverrideIfSet(cfg.node_registration.name, flags.node_name);
+  OverrideIfSet(cfg.certificate_key, flags.certificate_key);
+  OverrideIfSet(cfg.node_registration.cri_socket, flags.cri_socket);
+  OverrideIfSet(cfg.patches_directory, flags.patches);
+  OverrideIfSet(cfg.dry_run, flags.dry_run);
+  OverrideIfSet(cfg.skip_phases, flags.skip_phases);
   cfg.node_registration.ignore_preflight_errors =
       MergePreflightErrors(cfg.node_registration.ignore_preflight_errors, flags.ignore_preflight_errors);
   KKADM_RETURN_IF_ERROR(ApplyTokenFlags(flags, cfg));

@@ -8,14 +8,9 @@
 namespace kkadm::config {
 namespace {
 
-template <class T>
-void Override(T& field, const std::optional<T>& flag) {
-  if (flag) field = *flag;
-}
-
 void ApplyDiscoveryFlags(const JoinFlags& flags, JoinConfiguration& cfg) {
   std::string discovery_token = flags.discovery_token.value_or("");
-  Override(cfg.discovery.tls_bootstrap_token, flags.tls_bootstrap_token);
+  OverrideIfSet(cfg.discovery.tls_bootstrap_token, flags.tls_bootstrap_token);
   if (flags.token) {
     if (discovery_token.empty()) discovery_token = *flags.token;
     if (cfg.discovery.tls_bootstrap_token.empty()) cfg.discovery.tls_bootstrap_token = *flags.token;
@@ -44,17 +39,17 @@ void ApplyControlPlaneFlags(const JoinFlags& flags, JoinConfiguration& cfg, std:
     return;
   }
   if (!cfg.control_plane) cfg.control_plane = JoinControlPlane{};
-  Override(cfg.control_plane->local_api_endpoint.advertise_address, flags.apiserver_advertise_address);
-  Override(cfg.control_plane->local_api_endpoint.bind_port, flags.apiserver_bind_port);
-  Override(cfg.control_plane->certificate_key, flags.certificate_key);
+  OverrideIfSet(cfg.control_plane->local_api_endpoint.advertise_address, flags.apiserver_advertise_address);
+  OverrideIfSet(cfg.control_plane->local_api_endpoint.bind_port, flags.apiserver_bind_port);
+  OverrideIfSet(cfg.control_plane->certificate_key, flags.certificate_key);
 }
 
 void ApplyNodeFlags(const JoinFlags& flags, JoinConfiguration& cfg) {
-  Override(cfg.node_registration.name, flags.node_name);
-  Override(cfg.node_registration.cri_socket, flags.cri_socket);
-  Override(cfg.patches_directory, flags.patches);
-  Override(cfg.dry_run, flags.dry_run);
-  Override(cfg.skip_phases, flags.skip_phases);
+  OverrideIfSet(cfg.node_registration.name, flags.node_name);
+  OverrideIfSet(cfg.node_registration.cri_socket, flags.cri_socket);
+  OverrideIfSet(cfg.patches_directory, flags.patches);
+  OverrideIfSet(cfg.dry_run, flags.dry_run);
+  OverrideIfSet(cfg.skip_phases, flags.skip_phases);
   cfg.node_registration.ignore_preflight_errors =
       MergePreflightErrors(cfg.node_registration.ignore_preflight_errors, flags.ignore_preflight_errors);
 }
@@ -104,12 +99,12 @@ Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& fi
       origin = docs->reset_origin;
     }
   }
-  Override(out.cfg.certificates_dir, flags.cert_dir);
-  Override(out.cfg.cri_socket, flags.cri_socket);
-  Override(out.cfg.force, flags.force);
-  Override(out.cfg.cleanup_tmp_dir, flags.cleanup_tmp_dir);
-  Override(out.cfg.dry_run, flags.dry_run);
-  Override(out.cfg.skip_phases, flags.skip_phases);
+  OverrideIfSet(out.cfg.certificates_dir, flags.cert_dir);
+  OverrideIfSet(out.cfg.cri_socket, flags.cri_socket);
+  OverrideIfSet(out.cfg.force, flags.force);
+  OverrideIfSet(out.cfg.cleanup_tmp_dir, flags.cleanup_tmp_dir);
+  OverrideIfSet(out.cfg.dry_run, flags.dry_run);
+  OverrideIfSet(out.cfg.skip_phases, flags.skip_phases);
   out.cfg.ignore_preflight_errors = MergePreflightErrors(out.cfg.ignore_preflight_errors, flags.ignore_preflight_errors);
   SetResetDefaults(out.cfg);
   KKADM_RETURN_IF_ERROR(ValidateResetConfiguration(out.cfg, origin, out.warnings));

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace kkadm::util {
@@ -35,6 +36,23 @@ inline std::optional<int> DigitsToInt(std::string_view digits) {
   const auto [stop, error] = std::from_chars(digits.data(), end, value);
   if (error != std::errc() || stop != end) return std::nullopt;
   return value;
+}
+
+// `text` with A-Z turned into a-z and every other byte kept.
+inline std::string AsciiToLower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    if (IsAsciiUpper(c)) c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
+// `text` without its leading and trailing ASCII whitespace (Go's strings.TrimSpace).
+constexpr std::string_view TrimSpace(std::string_view text) {
+  constexpr std::string_view kSpace = " \t\n\v\f\r";
+  const size_t begin = text.find_first_not_of(kSpace);
+  if (begin == std::string_view::npos) return {};
+  return text.substr(begin, text.find_last_not_of(kSpace) - begin + 1);
 }
 
 using CharClass = bool (*)(char);

@@ -14,7 +14,7 @@ namespace {
 
 // Runs `kkadm config <args...>` with only the images command wired and returns what it printed.
 // Version labels are looked up in `versions` (by default: stable-1 is kkadm's own version).
-std::string RunConfig(std::vector<std::string> args, Status* status = nullptr,
+std::string RunConfigImages(std::vector<std::string> args, Status* status = nullptr,
                       config::ReleaseVersionSource versions =
                           kkadm::testing::StableIsBuiltInVersion()) {
   std::ostringstream out, err;
@@ -31,7 +31,7 @@ std::string RunConfig(std::vector<std::string> args, Status* status = nullptr,
 }
 
 TEST(ImagesCommandTest, TextListsDefaultImages) {
-  EXPECT_EQ(RunConfig({"images", "list"}),
+  EXPECT_EQ(RunConfigImages({"images", "list"}),
             "registry.k8s.io/kube-apiserver:v1.32.0\n"
             "registry.k8s.io/kube-controller-manager:v1.32.0\n"
             "registry.k8s.io/kube-scheduler:v1.32.0\n"
@@ -45,14 +45,14 @@ TEST(ImagesCommandTest, TextListsDefaultImages) {
 TEST(ImagesCommandTest, VersionLabelIsLookedUp) {
   auto files = std::make_shared<kkadm::testing::FakeReleaseFiles>();
   files->files[std::string(config::kReleaseBucketUrl) + "/release/stable-1.31.txt"] = "v1.31.4";
-  const std::string text = RunConfig({"images", "list", "--kubernetes-version", "stable-1.31"},
+  const std::string text = RunConfigImages({"images", "list", "--kubernetes-version", "stable-1.31"},
                                      nullptr, kkadm::testing::FakeReleaseVersions(files));
   EXPECT_EQ(text.rfind("registry.k8s.io/kube-apiserver:v1.31.4\n", 0), 0u) << text;
   EXPECT_EQ(files->fetched.size(), 1u);
 }
 
 TEST(ImagesCommandTest, JsonAndYamlUseKubeadmsImagesObject) {
-  const std::string json = RunConfig({"images", "list", "-o", "json", "--kubernetes-version",
+  const std::string json = RunConfigImages({"images", "list", "-o", "json", "--kubernetes-version",
                                       "1.31.1", "--image-repository", "mirror.example"});
   EXPECT_EQ(json.rfind("{\n    \"kind\": \"Images\",\n"
                        "    \"apiVersion\": \"output.kubeadm.k8s.io/v1alpha3\",\n"
@@ -60,7 +60,7 @@ TEST(ImagesCommandTest, JsonAndYamlUseKubeadmsImagesObject) {
                        0),
             0u)
       << json;
-  const std::string yaml = RunConfig({"images", "list", "-o", "yaml"});
+  const std::string yaml = RunConfigImages({"images", "list", "-o", "yaml"});
   EXPECT_EQ(yaml.rfind("apiVersion: output.kubeadm.k8s.io/v1alpha3\nimages:\n"
                        "- registry.k8s.io/kube-apiserver:v1.32.0\n",
                        0),
@@ -77,7 +77,7 @@ TEST(ImagesCommandTest, ConfigFileFieldsAndNoMixingWithFlags) {
                          "kubernetesVersion: v1.31.0\nimageRepository: file.example\n"
                          "etcd:\n  external:\n    endpoints: [https://10.0.0.1:2379]\n"
                          "dns:\n  imageTag: v1.12.0\nproxy:\n  disabled: true\n";
-  EXPECT_EQ(RunConfig({"images", "list", "--config", path}),
+  EXPECT_EQ(RunConfigImages({"images", "list", "--config", path}),
             "file.example/kube-apiserver:v1.31.0\n"
             "file.example/kube-controller-manager:v1.31.0\n"
             "file.example/kube-scheduler:v1.31.0\n"
@@ -85,14 +85,14 @@ TEST(ImagesCommandTest, ConfigFileFieldsAndNoMixingWithFlags) {
             "file.example/pause:3.10\n");
   // As in kubeadm, config-bound flags may not be mixed with --config.
   Status status;
-  EXPECT_EQ(RunConfig({"images", "list", "--config", path, "--image-repository", "flag.example"}, &status), "");
+  EXPECT_EQ(RunConfigImages({"images", "list", "--config", path, "--image-repository", "flag.example"}, &status), "");
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(status.message().find("can not mix '--config' with arguments"), std::string::npos);
 }
 
 TEST(ImagesCommandTest, UnreadableConfigIsAnError) {
   Status status;
-  EXPECT_EQ(RunConfig({"images", "list", "--config", "/nonexistent/kkadm.yaml"}, &status), "");
+  EXPECT_EQ(RunConfigImages({"images", "list", "--config", "/nonexistent/kkadm.yaml"}, &status), "");
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
 }
 

@@ -14,16 +14,17 @@
 #include "cmd/context.h"
 #include "tests/fakes/fake_machine.h"
 #include "tests/fakes/temp_dir.h"
+#include "tests/cmd/sample_values.h"
 
 namespace kkadm::cmd {
 namespace {
 
+using samples::kPin;
+using samples::kKey;
+
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-const std::string kPin = "sha256:" + std::string(64, 'a');
-const std::string kKey(64, 'b');
 
 std::string Token(std::vector<std::string> endpoints, const std::string& key = "") {
   util::JoinToken t;

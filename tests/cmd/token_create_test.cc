@@ -14,9 +14,12 @@
 #include "app/util/pubkey_pin.h"
 #include "app/util/rfc3339.h"
 #include "tests/cmd/token_fixture.h"
+#include "tests/cmd/sample_values.h"
 
 namespace kkadm::cmd {
 namespace {
+
+using samples::kKey;
 
 using nlohmann::json;
 using ::testing::HasSubstr;
@@ -24,7 +27,6 @@ using ::testing::Not;
 
 const char kToken[] = "abcdef.0123456789abcdef";
 const char kSecrets[] = "/api/v1/namespaces/kube-system/secrets/";
-const std::string kKey(64, 'c');
 
 class TokenCreateTest : public testing::TokenCommandTest {
  protected:

@@ -6,16 +6,17 @@
 #include "app/util/join_token.h"
 #include "app/util/yaml/yaml.h"
 #include "tests/cmd/token_fixture.h"
+#include "tests/cmd/sample_values.h"
 
 namespace kkadm::cmd {
 namespace {
 
+using samples::kPin;
+using samples::kKey;
+
 using nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-const std::string kPin = "sha256:" + std::string(64, 'a');
-const std::string kKey = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
 class TokenInspectTest : public testing::TokenCommandTest {
  protected:

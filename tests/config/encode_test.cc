@@ -13,10 +13,7 @@ namespace kkadm::config {
 namespace {
 
 // stable-1 is kkadm's own version: these tests are not about version labels.
-const ReleaseVersionSource& Versions() {
-  static const ReleaseVersionSource versions = kkadm::testing::StableIsBuiltInVersion();
-  return versions;
-}
+using kkadm::testing::BuiltInVersions;
 
 using ::testing::HasSubstr;
 using kkadm::testing::FakeMachine;
@@ -24,7 +21,7 @@ using kkadm::testing::Testdata;
 
 InitConfiguration MustMakeInit(const ConfigSource& source) {
   FakeMachine machine;
-  auto loaded = MakeInitConfiguration(source, InitFlags{}, machine, Versions());
+  auto loaded = MakeInitConfiguration(source, InitFlags{}, machine, BuiltInVersions());
   EXPECT_TRUE(loaded.has_value()) << loaded.status().message();
   return loaded.has_value() ? loaded->cfg : InitConfiguration{};
 }

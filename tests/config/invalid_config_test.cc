@@ -11,10 +11,7 @@ namespace kkadm::config {
 namespace {
 
 // stable-1 is kkadm's own version: these tests are not about version labels.
-const ReleaseVersionSource& Versions() {
-  static const ReleaseVersionSource versions = kkadm::testing::StableIsBuiltInVersion();
-  return versions;
-}
+using kkadm::testing::BuiltInVersions;
 
 constexpr const char* kInit4 = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n";
 constexpr const char* kInit3 = "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\n";
@@ -153,7 +150,7 @@ class InvalidConfigTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(InvalidConfigTest, FailsWithOneLineNamingFileFieldAndValue) {
   kkadm::testing::FakeMachine machine;
-  auto loaded = MakeInitConfiguration(ConfigSource{"kubeadm.yaml", GetParam().yaml}, InitFlags{}, machine, Versions());
+  auto loaded = MakeInitConfiguration(ConfigSource{"kubeadm.yaml", GetParam().yaml}, InitFlags{}, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(loaded.error().message(), GetParam().message);
@@ -165,7 +162,7 @@ INSTANTIATE_TEST_SUITE_P(Table, InvalidConfigTest, ::testing::ValuesIn(Cases()),
 
 TEST(InvalidConfigFixtureTest, ServiceSubnetFixture) {
   kkadm::testing::FakeMachine machine;
-  auto loaded = MakeInitConfiguration(kkadm::testing::Testdata("bad_service_subnet.yaml"), InitFlags{}, machine, Versions());
+  auto loaded = MakeInitConfiguration(kkadm::testing::Testdata("bad_service_subnet.yaml"), InitFlags{}, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message(),
             "bad_service_subnet.yaml: ClusterConfiguration (document 2): networking.serviceSubnet: invalid value "

@@ -15,10 +15,7 @@ namespace kkadm::config {
 namespace {
 
 // stable-1 is kkadm's own version: these tests are not about version labels.
-const ReleaseVersionSource& Versions() {
-  static const ReleaseVersionSource versions = kkadm::testing::StableIsBuiltInVersion();
-  return versions;
-}
+using kkadm::testing::BuiltInVersions;
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -28,7 +25,7 @@ using kkadm::testing::Testdata;
 TEST(MakeInitTest, DefaultsWithoutFileOrFlags) {
   FakeMachine machine;
   machine.hostname = "Node-1.Example";
-  auto loaded = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, Versions());
+  auto loaded = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, BuiltInVersions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   const InitConfiguration& cfg = loaded->cfg;
   EXPECT_EQ(cfg.node_registration.name, "node-1.example");
@@ -52,8 +49,8 @@ TEST(MakeInitTest, DefaultsWithoutFileOrFlags) {
 
 TEST(MakeInitTest, GeneratedTokensDiffer) {
   FakeMachine machine;
-  auto a = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, Versions());
-  auto b = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, Versions());
+  auto a = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, BuiltInVersions());
+  auto b = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, BuiltInVersions());
   ASSERT_TRUE(a && b);
   EXPECT_NE(a->cfg.bootstrap_tokens[0].Token(), b->cfg.bootstrap_tokens[0].Token());
 }
@@ -61,7 +58,7 @@ TEST(MakeInitTest, GeneratedTokensDiffer) {
 TEST(MakeInitTest, NoDefaultRouteIsAnError) {
   FakeMachine machine;
   machine.default_route_address = "";
-  auto loaded = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, Versions());
+  auto loaded = MakeInitConfiguration(std::nullopt, InitFlags{}, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_THAT(loaded.error().message(), HasSubstr("unable to select an IP from default routes"));
 }
@@ -85,7 +82,7 @@ TEST(MakeInitTest, FlagsOverrideDefaults) {
   flags.image_repository = "mirror.example.com";
   flags.ignore_preflight_errors = std::vector<std::string>{"Swap,NumCPU"};
   flags.dry_run = true;
-  auto loaded = MakeInitConfiguration(std::nullopt, flags, machine, Versions());
+  auto loaded = MakeInitConfiguration(std::nullopt, flags, machine, BuiltInVersions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   const InitConfiguration& cfg = loaded->cfg;
   EXPECT_EQ(cfg.local_api_endpoint.advertise_address, "10.1.2.3");
@@ -111,19 +108,19 @@ TEST(MakeInitTest, BadFlagValuesAreErrors) {
   FakeMachine machine;
   InitFlags gates;
   gates.feature_gates = "A=yes";
-  auto loaded = MakeInitConfiguration(std::nullopt, gates, machine, Versions());
+  auto loaded = MakeInitConfiguration(std::nullopt, gates, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message(),
             "--feature-gates: invalid value \"A=yes\": must be a list of name=true|false pairs separated by commas");
   InitFlags cidr;
   cidr.service_cidr = "nonsense";
-  loaded = MakeInitConfiguration(std::nullopt, cidr, machine, Versions());
+  loaded = MakeInitConfiguration(std::nullopt, cidr, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message(),
             "ClusterConfiguration (defaults and flags): networking.serviceSubnet: invalid value \"nonsense\": must be a valid CIDR");
   InitFlags ttl;
   ttl.token_ttl = "forever";
-  loaded = MakeInitConfiguration(std::nullopt, ttl, machine, Versions());
+  loaded = MakeInitConfiguration(std::nullopt, ttl, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_THAT(loaded.error().message(), HasSubstr("bootstrapTokens[0].ttl: invalid value \"forever\""));
 }
@@ -136,7 +133,7 @@ TEST(MakeInitTest, ConfigMixedWithBoundFlagsIsRefused) {
   flags.certificate_key = std::string(64, 'a');
   flags.dry_run = true;
   flags.skip_phases = std::vector<std::string>{"addon"};
-  auto loaded = MakeInitConfiguration(Testdata("v1beta3_full.yaml"), flags, machine, Versions());
+  auto loaded = MakeInitConfiguration(Testdata("v1beta3_full.yaml"), flags, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(loaded.error().message(),
@@ -150,7 +147,7 @@ TEST(MakeInitTest, AllowedFlagsApplyOverTheFile) {
   flags.dry_run = true;
   flags.skip_phases = std::vector<std::string>{"addon/coredns"};
   flags.ignore_preflight_errors = std::vector<std::string>{"Mem"};
-  auto loaded = MakeInitConfiguration(Testdata("v1beta4_full.yaml"), flags, machine, Versions());
+  auto loaded = MakeInitConfiguration(Testdata("v1beta4_full.yaml"), flags, machine, BuiltInVersions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   EXPECT_EQ(loaded->cfg.node_registration.name, "override");
   EXPECT_TRUE(loaded->cfg.dry_run);
@@ -160,7 +157,7 @@ TEST(MakeInitTest, AllowedFlagsApplyOverTheFile) {
 
 TEST(MakeInitTest, V1beta3FileIsDefaulted) {
   FakeMachine machine;
-  auto loaded = MakeInitConfiguration(Testdata("v1beta3_full.yaml"), InitFlags{}, machine, Versions());
+  auto loaded = MakeInitConfiguration(Testdata("v1beta3_full.yaml"), InitFlags{}, machine, BuiltInVersions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   const InitConfiguration& cfg = loaded->cfg;
   EXPECT_EQ(cfg.timeouts.control_plane_component_health_check, std::chrono::minutes(6));
@@ -175,7 +172,7 @@ TEST(MakeInitTest, UnknownFieldsAndKindsAreWarningsForInit) {
   FakeMachine machine;
   std::string yaml = std::string("apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nbogus: 1\n---\n") +
                      "apiVersion: kubeadm.k8s.io/v1beta4\nkind: JoinConfiguration\ndiscovery: {}\n";
-  auto loaded = MakeInitConfiguration(ConfigSource{"k.yaml", yaml}, InitFlags{}, machine, Versions());
+  auto loaded = MakeInitConfiguration(ConfigSource{"k.yaml", yaml}, InitFlags{}, machine, BuiltInVersions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   EXPECT_THAT(loaded->warnings, ElementsAre("k.yaml: InitConfiguration (document 1): bogus: unknown field",
                                             "k.yaml: JoinConfiguration (document 2): kind: JoinConfiguration is not used by init; ignored"));
@@ -186,7 +183,7 @@ TEST(MakeInitTest, UnknownFeatureGateFails) {
   FakeMachine machine;
   InitFlags flags;
   flags.feature_gates = "NoSuchGate=true";
-  auto loaded = MakeInitConfiguration(std::nullopt, flags, machine, Versions());
+  auto loaded = MakeInitConfiguration(std::nullopt, flags, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message(),
             "ClusterConfiguration (defaults and flags): featureGates: invalid value \"NoSuchGate\": not a "
@@ -238,7 +235,7 @@ TEST(MakeInitTest, ErrorsCarryTheirField) {
   FakeMachine machine;
   InitFlags cidr;
   cidr.service_cidr = "nonsense";
-  auto flagged = MakeInitConfiguration(std::nullopt, cidr, machine, Versions());
+  auto flagged = MakeInitConfiguration(std::nullopt, cidr, machine, BuiltInVersions());
   ASSERT_FALSE(flagged.has_value());
   const FieldError* field = flagged.error().field();
   ASSERT_NE(field, nullptr);
@@ -250,7 +247,7 @@ TEST(MakeInitTest, ErrorsCarryTheirField) {
   const std::string v4 = "apiVersion: kubeadm.k8s.io/v1beta4\n";
   ConfigSource bad_subnet{
       "kubeadm.yaml", v4 + "kind: ClusterConfiguration\nnetworking:\n  serviceSubnet: nonsense\n"};
-  auto validated = MakeInitConfiguration(bad_subnet, InitFlags{}, machine, Versions());
+  auto validated = MakeInitConfiguration(bad_subnet, InitFlags{}, machine, BuiltInVersions());
   ASSERT_FALSE(validated.has_value());
   field = validated.error().field();
   ASSERT_NE(field, nullptr);
@@ -260,7 +257,7 @@ TEST(MakeInitTest, ErrorsCarryTheirField) {
 
   ConfigSource bad_type{"kubeadm.yaml",
                         v4 + "kind: InitConfiguration\nlocalAPIEndpoint:\n  bindPort: abc\n"};
-  auto decoded = MakeInitConfiguration(bad_type, InitFlags{}, machine, Versions());
+  auto decoded = MakeInitConfiguration(bad_type, InitFlags{}, machine, BuiltInVersions());
   ASSERT_FALSE(decoded.has_value());
   field = decoded.error().field();
   ASSERT_NE(field, nullptr);
@@ -268,7 +265,7 @@ TEST(MakeInitTest, ErrorsCarryTheirField) {
   EXPECT_EQ(field->path, "localAPIEndpoint.bindPort");
 
   // The --config mixing rule is about flags, not about one field.
-  auto mixed = MakeInitConfiguration(bad_subnet, cidr, machine, Versions());
+  auto mixed = MakeInitConfiguration(bad_subnet, cidr, machine, BuiltInVersions());
   ASSERT_FALSE(mixed.has_value());
   EXPECT_EQ(mixed.error().field(), nullptr);
 }

@@ -13,7 +13,7 @@ namespace {
 using kkadm::testing::FakeReleaseFiles;
 using ::testing::ElementsAre;
 
-const std::string kRelease = std::string(kReleaseBucketUrl) + "/release/";
+using kkadm::testing::kRelease;
 
 class MakeInitVersionTest : public ::testing::Test {
  protected:

@@ -19,7 +19,7 @@ namespace {
 using kkadm::testing::FakeReleaseFiles;
 using ::testing::ElementsAre;
 
-const std::string kRelease = std::string(kReleaseBucketUrl) + "/release/";
+using kkadm::testing::kRelease;
 
 // Routes spdlog to a string for the test's lifetime, at kkadm's default level (warnings).
 class LogCapture {

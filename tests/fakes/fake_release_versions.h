@@ -12,6 +12,9 @@
 
 namespace kkadm::testing {
 
+// Where the release labels are: kRelease + "stable-1.txt".
+inline const std::string kRelease = std::string(config::kReleaseBucketUrl) + "/release/";
+
 struct FakeReleaseFiles {
   std::map<std::string, std::string> files;  // full URL -> body; any other URL: 404
   std::vector<std::string> fetched;          // URLs in the order they were asked for
@@ -35,9 +38,14 @@ inline config::ReleaseVersionSource FakeReleaseVersions(std::shared_ptr<FakeRele
 // version labels expect, without warnings.
 inline config::ReleaseVersionSource StableIsBuiltInVersion() {
   auto files = std::make_shared<FakeReleaseFiles>();
-  files->files[std::string(config::kReleaseBucketUrl) + "/release/stable-1.txt"] =
-      build_info::kKubernetesVersion;
+  files->files[kRelease + "stable-1.txt"] = build_info::kKubernetesVersion;
   return FakeReleaseVersions(files);
+}
+
+// One StableIsBuiltInVersion() for the tests that pass it by reference.
+inline const config::ReleaseVersionSource& BuiltInVersions() {
+  static const config::ReleaseVersionSource versions = StableIsBuiltInVersion();
+  return versions;
 }
 
 }  // namespace kkadm::testing

@@ -19,8 +19,8 @@ class RealFileSystemTest : public ::testing::TestWithParam<Writes> {};
 
 INSTANTIATE_TEST_SUITE_P(BothWays, RealFileSystemTest,
                          ::testing::Values(Writes::kInPlace, Writes::kBehind),
-                         [](const auto& info) {
-                           return info.param == Writes::kInPlace ? "InPlace" : "Behind";
+                         [](const ::testing::TestParamInfo<Writes>& writes) {
+                           return writes.param == Writes::kInPlace ? "InPlace" : "Behind";
                          });
 
 TEST_P(RealFileSystemTest, WritesAtomicallyUnderRootWithMode) {

@@ -8,22 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/workflow/recording_phase.h"
+
 namespace kkadm::workflow {
 namespace {
 
-using Log = std::vector<std::string>;
-
-Phase P(std::shared_ptr<Log> log, const std::string& path, std::vector<Phase> children = {}) {
-  Phase phase;
-  phase.name = path.substr(path.rfind('/') + 1);
-  phase.description = "Run " + path;
-  phase.children = std::move(children);
-  phase.run = [log, path] {
-    log->push_back(path);
-    return Status::Ok();
-  };
-  return phase;
-}
+using testing::Log;
+using testing::P;
 
 // A root app "kkadm" (-v) with an "init" command bound to preflight, certs{ca, apiserver},
 // addon{coredns, kube-proxy} and a hidden phase.

@@ -9,25 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/workflow/recording_phase.h"
+
 namespace kkadm::workflow {
 namespace {
 
-using Log = std::vector<std::string>;
-
-// A phase named after the last element of path whose run appends path to log.
-Phase P(std::shared_ptr<Log> log, const std::string& path, std::vector<Phase> children = {},
-        std::vector<std::string> dependencies = {}) {
-  Phase phase;
-  phase.name = path.substr(path.rfind('/') + 1);
-  phase.description = "Run " + path;
-  phase.children = std::move(children);
-  phase.dependencies = std::move(dependencies);
-  phase.run = [log, path] {
-    log->push_back(path);
-    return Status::Ok();
-  };
-  return phase;
-}
+using testing::Log;
+using testing::P;
 
 // foo{bar, baz}, qux{quux{corge}}
 std::vector<Phase> Tree(const std::shared_ptr<Log>& log) {

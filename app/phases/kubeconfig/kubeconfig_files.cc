@@ -1,4 +1,5 @@
 // The kubeconfig work: client certificates signed by the cluster CA, embedded in kubeconfig files.
+#include "app/util/ascii.h"
 #include "app/phases/kubeconfig/kubeconfig_files.h"
 
 #include <fmt/format.h>
@@ -6,19 +7,12 @@
 
 #include "app/phases/certs/cert_list.h"
 #include "app/util/kubeconfig.h"
-#include "app/util/pki/pki_files.h"
 #include "app/util/net_rules.h"
+#include "app/util/pki/pki_files.h"
 #include "app/util/pki/sign.h"
 
 namespace kkadm::phases::kubeconfig {
 namespace {
-
-std::string Trim(const std::string& s) {
-  const char* ws = " \t\r\n\v\f";
-  size_t start = s.find_first_not_of(ws);
-  if (start == std::string::npos) return std::string();
-  return s.substr(start, s.find_last_not_of(ws) - start + 1);
-}
 
 util::pki::KeyType KeyType(const KubeconfigEnv& env) {
   return certs::KeyTypeFor(env.cfg.cluster.encryption_algorithm);
@@ -54,16 +48,16 @@ Result<util::Kubeconfig> ValidateExisting(const std::string& path, const std::st
         "failed to find the given CurrentContext Cluster in Clusters of the kubeconfig file " +
         path);
   }
-  std::string ca_current = Trim(cluster->certificate_authority_data);
+  std::string ca_current(util::TrimSpace(cluster->certificate_authority_data));
   if (ca_current.empty() && !cluster->certificate_authority.empty()) {
     auto file = env.fs.ReadFile(cluster->certificate_authority);
     if (file)
-      ca_current = Trim(*file);
+      ca_current = util::TrimSpace(*file);
     else
       spdlog::warn("failed to load CA cert from \"{}\" for kubeconfig \"{}\", {}",
                    cluster->certificate_authority, path, file.error().message());
   }
-  if (ca_current != Trim(ca_pem)) {
+  if (ca_current != util::TrimSpace(ca_pem)) {
     return FailedPrecondition(
         fmt::format("a kubeconfig file \"{}\" exists already but has got the wrong CA cert", path));
   }

@@ -1,4 +1,5 @@
 // kubelet-start: kubeadm-flags.env, config.yaml, the unit files, and systemd.
+#include "app/util/ascii.h"
 #include "app/phases/kubelet/kubelet_start.h"
 
 #include <fmt/format.h>
@@ -16,12 +17,6 @@ namespace {
 
 constexpr const char* kPrefix = "kubelet-start";
 
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // An unreachable systemd gets one clear message; other failures keep theirs, with context.
 Status SystemdFailure(const Status& s, const std::string& doing) {
   if (s.ok()) return s;
@@ -35,7 +30,7 @@ Status SystemdFailure(const Status& s, const std::string& doing) {
 }
 
 Status WriteFlagsEnv(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
-  std::string hostname = Lower(host.machine.Hostname());
+  std::string hostname = util::AsciiToLower(host.machine.Hostname());
   auto base = KubeletBaseFlags(in.node, in.cluster.image_repository, hostname, in.register_taints);
   std::string content = RenderKubeadmFlagsEnv(ArgumentsToCommand(base, in.node.kubelet_extra_args));
   out.Line(kPrefix, fmt::format("Writing kubelet environment file with flags to file \"{}/{}\"",

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/util/ascii.h"
 #include "app/util/net_rules.h"
 #include "app/phases/preflight/checks_system.h"
 
@@ -70,12 +71,6 @@ std::vector<std::string> IsQualifiedName(const std::string& value) {
   return errs;
 }
 
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
 class HostnameCheck final : public Check {
  public:
   explicit HostnameCheck(std::string node_name) : node_name_(std::move(node_name)) {}
@@ -88,8 +83,8 @@ class HostnameCheck final : public Check {
     }
     // kubeadm resolves the name (net.LookupHost); kkadm makes no network lookup, so it only
     // knows the name is reachable when it is this machine's own hostname.
-    std::string hostname = Lower(host.machine.Hostname());
-    if (Lower(node_name_) != hostname) {
+    std::string hostname = util::AsciiToLower(host.machine.Hostname());
+    if (util::AsciiToLower(node_name_) != hostname) {
       result.warnings.push_back(fmt::format(
           "hostname \"{}\" is not this machine's hostname \"{}\" and may not be reachable; make "
           "sure it resolves to this node",

@@ -1,5 +1,6 @@
 // HTTPProxy and HTTPProxyCIDR: Go's proxy-from-environment rules (golang.org/x/net/http/httpproxy)
 // applied to the API server's address and to the service and pod subnets.
+#include "app/util/ascii.h"
 #include "app/phases/preflight/checks_proxy.h"
 
 #include <arpa/inet.h>
@@ -82,18 +83,6 @@ bool IsLoopback(const Ip& ip) {
   Ip one;
   one.bytes[15] = 1;
   return ip.bytes == one.bytes;
-}
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-std::string Trim(const std::string& text) {
-  auto begin = text.find_first_not_of(" \t");
-  if (begin == std::string::npos) return "";
-  return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
 }
 
 std::string EnvAny(const util::Machine& machine, const char* upper, const char* lower) {
@@ -206,12 +195,12 @@ std::optional<std::string> HttpsProxyFor(const util::Machine& machine, const std
                                          const std::string& port) {
   std::string proxy = EnvAny(machine, "HTTPS_PROXY", "https_proxy");
   if (proxy.empty()) return std::nullopt;
-  std::string name = Lower(Trim(host));
+  std::string name = util::AsciiToLower(util::TrimSpace(host));
   auto ip = ParseIp(name);
   if (name == "localhost" || (ip && IsLoopback(*ip))) return std::nullopt;
   std::istringstream entries(EnvAny(machine, "NO_PROXY", "no_proxy"));
   for (std::string entry; std::getline(entries, entry, ',');) {
-    entry = Lower(Trim(entry));
+    entry = util::AsciiToLower(util::TrimSpace(entry));
     if (!entry.empty() && NoProxyMatches(entry, name, ip, port)) return std::nullopt;
   }
   return ProxyUrl(proxy);

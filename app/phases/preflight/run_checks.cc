@@ -1,4 +1,5 @@
 // Running pre-flight checks and validating --ignore-preflight-errors.
+#include "app/util/ascii.h"
 #include "app/phases/preflight/run_checks.h"
 
 #include <algorithm>
@@ -8,20 +9,8 @@
 namespace kkadm::phases::preflight {
 namespace {
 
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
-std::string Trim(const std::string& text) {
-  auto begin = text.find_first_not_of(" \t");
-  if (begin == std::string::npos) return "";
-  return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
-}
-
 bool IsIgnored(const std::set<std::string>& ignored, const std::string& name) {
-  return ignored.count("all") > 0 || ignored.count(Lower(name)) > 0;
+  return ignored.count("all") > 0 || ignored.count(util::AsciiToLower(name)) > 0;
 }
 
 }  // namespace
@@ -75,7 +64,7 @@ const std::set<std::string>& KnownCheckNames() {
 }
 
 bool IsKnownCheckName(const std::string& name) {
-  std::string lower = Lower(name);
+  std::string lower = util::AsciiToLower(name);
   if (KnownCheckNames().count(lower) > 0) return true;
   constexpr std::string_view kPort = "port-";
   if (lower.rfind(kPort, 0) == 0) {
@@ -98,7 +87,7 @@ Result<std::set<std::string>> ParseIgnorePreflightErrors(
     for (const auto& value : *values) {
       std::istringstream items(value);
       for (std::string item; std::getline(items, item, ',');) {
-        item = Lower(Trim(item));
+        item = util::AsciiToLower(util::TrimSpace(item));
         if (item.empty()) continue;
         if (!IsKnownCheckName(item)) {
           return InvalidArgument("ignore-preflight-errors: unknown pre-flight check \"" + item +
