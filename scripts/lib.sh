@@ -4,12 +4,12 @@ set -euo pipefail
 KKADM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 KKADM_BUILD=${KKADM_BUILD:-$KKADM_ROOT/build}
 
-# Debian 12 packages the build and the tests use. kubectl comes from kubernetes-client when no
+# Debian 12 packages the build and the tests use (ccache speeds up rebuilds; the build works without). kubectl comes from kubernetes-client when no
 # kubectl is on the machine; node/npm from Debian when none is installed. cloud-init is there for
 # `cloud-init schema`, which checks kkadm's user-data (tests/e2e/cloud_init_schema_test.sh).
-KKADM_BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
+KKADM_BUILD_PACKAGES=(g++ cmake ninja-build ccache pkg-config libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libspdlog-dev libfmt-dev libsystemd-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev)
-KKADM_TEST_PACKAGES=(openssl etcd-server etcd-client iproute2 curl util-linux procps python3 cloud-init)
+KKADM_TEST_PACKAGES=(clang-format openssl etcd-server etcd-client iproute2 curl util-linux procps python3 cloud-init)
 
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -41,4 +41,23 @@ build_kkadm() {
   log "building kkadm in $KKADM_BUILD"
   cmake -S "$KKADM_ROOT" -B "$KKADM_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=${KKADM_BUILD_TYPE:-RelWithDebInfo} >/dev/null
   cmake --build "$KKADM_BUILD" -j "$(nproc)"
+}
+
+# Runs the GoogleTest binary as `nproc`×2 shards at once (its tests mostly wait on OpenSSL, kubectl
+# and loopback servers), with ctest's environment. Prints failures; returns non-zero on any.
+run_unit_tests() {
+  local shards=$(( $(nproc) * 2 )) dir pids=() status=0
+  dir=$(mktemp -d)
+  for ((i = 0; i < shards; i++)); do
+    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i KKADM_SOURCE_DIR=$KKADM_ROOT \
+      KKADM_RELEASE_URL=https://127.0.0.1:1 "$KKADM_BUILD/tests/kkadm_tests" --gtest_brief=1 "$@" \
+      >"$dir/$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for ((i = 0; i < shards; i++)); do
+    wait "${pids[$i]}" || { status=1; cat "$dir/$i.log"; }
+  done
+  rm -rf "$dir"
+  [ $status -eq 0 ] && log "unit tests passed ($shards shards)"
+  return $status
 }
