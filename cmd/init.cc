@@ -93,16 +93,10 @@ Status InitCommand::MakeInitData() {
   }
 
   data_.dry_run = data_.cfg.dry_run || options_.flags.dry_run.value_or(false);
-  Result<std::unique_ptr<OwnedHost>> host =
-      MakeHost({context_.global.rootfs, data_.dry_run, "init"}, *machine_, printer_);
-  if (!host) return host.error();
-  host_ = std::move(*host);
-
-  data_.host = &host_->host();
-  data_.out = &printer_;
+  data_.manifest_dir = options_.kubeconfig_dir + "/manifests";
+  KKADM_RETURN_IF_ERROR(MakeSeams());
   data_.ignore_preflight_errors = std::move(*ignored);
   data_.kubeconfig_dir = options_.kubeconfig_dir;
-  data_.manifest_dir = options_.kubeconfig_dir + "/manifests";
   data_.admin_kubeconfig_path = options_.kubeconfig_path;
   data_.upload_certs = options_.upload_certs;
   data_.skip_token_print = options_.skip_token_print;
@@ -124,6 +118,26 @@ Status InitCommand::MakeInitData() {
   const std::string ca = data_.cert_dir() + "/ca";
   data_.external_ca = data_.fs().Exists(ca + ".crt") && !data_.fs().Exists(ca + ".key");
   printer_.Line("init", "Using Kubernetes version: " + data_.cfg.cluster.kubernetes_version);
+  return Status();
+}
+
+Status InitCommand::MakeSeams() {
+  HostOptions options;
+  options.rootfs = context_.global.rootfs;
+  options.dry_run = data_.dry_run;
+  options.dry_run_name = "init";
+  options.shown_dirs = {data_.manifest_dir};
+  Result<std::unique_ptr<OwnedHost>> host = MakeHost(options, *machine_, printer_);
+  if (!host) return host.error();
+  host_ = std::move(*host);
+  data_.host = &host_->host();
+  data_.out = &printer_;
+  if (data_.dry_run) {
+    waiter_ = std::make_unique<phases::DryRunWaiter>(printer_);
+  } else {
+    waiter_ = std::make_unique<phases::RealWaiter>(data_.host->clock, printer_);
+  }
+  data_.waiter = waiter_.get();
   return Status();
 }
 

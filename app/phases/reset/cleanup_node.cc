@@ -1,12 +1,9 @@
 // cleanup-node: kubelet, mounts, directories and kubeconfig files.
 #include "app/phases/reset/cleanup_node.h"
 
-#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <map>
-
-#include "app/util/strings.h"
 
 namespace kkadm::phases::reset {
 namespace {
@@ -38,8 +35,8 @@ bool NoMountsLeft(ResetData& data, const std::map<std::string, std::string>& err
 }  // namespace
 
 void StopKubelet(ResetData& data) {
-  // In dry-run the init system itself says "[dryrun] Would stop the kubelet service".
-  if (!data.dry_run) data.printer().Line("reset", "Stopping the kubelet service");
+  // The init system says it ("[reset] Stopping the kubelet service", or in a dry run "[dryrun]
+  // Would stop the kubelet service").
   Status stopped = data.host->init.Stop(kKubeletUnit);
   if (stopped.ok()) return;
   if (stopped.code() == StatusCode::kNotFound) {
@@ -54,23 +51,14 @@ void StopKubelet(ResetData& data) {
 }
 
 bool UnmountKubeletDir(ResetData& data) {
-  data.printer().Line("reset",
-                      fmt::format("{} mounted directories in \"{}\"",
-                                  data.dry_run ? "Would unmount" : "Unmounting", data.kubelet_dir));
-  Result<std::vector<std::string>> mounts = data.mounter->MountPointsUnder(data.kubelet_dir);
-  bool ok = mounts.has_value();
-  if (!mounts) {
+  // The mounter says it ("[reset] Unmounting mounted directories in ...", or "Would unmount ...").
+  Result<std::map<std::string, std::string>> errors =
+      data.mounter->UnmountAllUnder(data.kubelet_dir, data.cfg.unmount_flags);
+  if (!errors) {
     data.LeaveBehind(data.kubelet_dir,
-                     "its mounts could not be listed: " + mounts.error().message());
+                     "its mounts could not be listed: " + errors.error().message());
   }
-  std::map<std::string, std::string> errors;
-  for (const std::string& mount : mounts ? *mounts : std::vector<std::string>{}) {
-    Status unmounted = data.mounter->Unmount(mount, data.cfg.unmount_flags);
-    if (unmounted.ok()) continue;
-    spdlog::warn("[reset] Failed to unmount mounted directory {}: {}", mount, unmounted.message());
-    errors[mount] = unmounted.message();
-  }
-  if (ok && !data.dry_run) ok = NoMountsLeft(data, errors);
+  const bool ok = errors && NoMountsLeft(data, *errors);
   if (!ok) {
     data.LeaveBehind(data.kubelet_dir,
                      "contents not deleted: a mount below it is still mounted, and "
@@ -98,7 +86,6 @@ std::vector<std::string> FilesToDelete(const ResetData& data) {
 }
 
 Status RunCleanupNode(ResetData& data) {
-  util::Printer& out = data.printer();
   StopKubelet(data);
   bool unmounted = UnmountKubeletDir(data);
   // etcd ran until the kubelet stopped: what it wrote after remove-etcd-member emptied its data
@@ -109,14 +96,9 @@ Status RunCleanupNode(ResetData& data) {
     spdlog::warn("[reset] WARNING: Cleaning a non-default certificates directory: \"{}\"",
                  data.cert_dir);
   }
-  const std::vector<std::string> dirs = DirectoriesToClean(data, unmounted);
-  out.Line("reset", (data.dry_run ? "Would delete contents of directories: "
-                                  : "Deleting contents of directories: ") +
-                        util::GoList(dirs));
-  for (const std::string& dir : dirs) AddFailures(data, data.remover->CleanDirectory(dir));
-  const std::vector<std::string> files = FilesToDelete(data);
-  out.Line("reset", (data.dry_run ? "Would delete files: " : "Deleting files: ") + util::GoList(files));
-  for (const std::string& file : files) AddFailures(data, data.remover->RemovePath(file));
+  // The remover says what it deletes ("[reset] Deleting files: [...]", or "Would delete ...").
+  AddFailures(data, data.remover->CleanDirectories(DirectoriesToClean(data, unmounted)));
+  AddFailures(data, data.remover->RemoveFiles(FilesToDelete(data)));
   return Status();
 }
 

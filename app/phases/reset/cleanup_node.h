@@ -10,13 +10,14 @@
 
 namespace kkadm::phases::reset {
 
-// Stops kubelet.service through the init system ("[reset] Stopping the kubelet service"). A unit
-// that does not exist is fine; any other failure is added to data.left_behind.
+// Stops kubelet.service through the init system, which says so ("[reset] Stopping the kubelet
+// service"). A unit that does not exist is fine; any other failure is added to data.left_behind.
 void StopKubelet(ResetData& data);
 
-// Unmounts every mount point below data.kubelet_dir (unmountFlags from the configuration), then
-// checks that none is left. True when none is; otherwise each mount that stayed, and the kubelet
-// directory itself (whose contents must then not be deleted), are added to data.left_behind.
+// Unmounts every mount point below data.kubelet_dir (unmountFlags from the configuration)
+// through data.mounter, which says so, then checks that none is left. True when none is; otherwise
+// each mount that stayed, and the kubelet directory itself (whose contents must then not be
+// deleted), are added to data.left_behind.
 bool UnmountKubeletDir(ResetData& data);
 
 // kubeadm's directories to empty, in its order: the manifest directory, the kubelet directory
@@ -32,9 +33,9 @@ std::vector<std::string> FilesToDelete(const ResetData& data);
 // remove-etcd-member emptied it (etcd was still running then), the non-default certificate
 // directory warning,
 // then the contents of DirectoriesToClean and the FilesToDelete, through data.remover (which never
-// follows a symbolic link and never enters another mount). Never fails: everything it could not do
-// is in data.left_behind. Idempotent: what is already gone is fine. In dry-run it prints kubeadm's
-// "Would ..." lines and the dry-run seams change nothing.
+// follows a symbolic link and never enters another mount, and says what it deletes). Never fails:
+// everything it could not do is in data.left_behind. Idempotent: what is already gone is fine.
+// With the dry run's seams it changes nothing and they print kubeadm's "Would ..." lines.
 Status RunCleanupNode(ResetData& data);
 
 }  // namespace kkadm::phases::reset

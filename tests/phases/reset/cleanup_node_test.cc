@@ -51,6 +51,8 @@ class CleanupNodeTest : public testing::ResetFixture {
 };
 
 TEST_F(CleanupNodeTest, DeletesKubeadmsFilesAndKeepsTheDirectories) {
+  util::RealMounter mounter(dir_.path(), printer_);  // nothing is mounted below the TempDir
+  data_.mounter = &mounter;
   ASSERT_TRUE(RunCleanupNode(data_).ok());
   ExpectCleaned();
   EXPECT_TRUE(Exists("/etc/kubernetes/tmp/kubeadm-backup/x"));  // without cleanupTmpDir
@@ -170,14 +172,20 @@ TEST_F(CleanupNodeTest, SymlinksAreRemovedAsLinksAndLinkedDirectoriesReported) {
 }
 
 TEST_F(CleanupNodeTest, DryRunChangesNothing) {
-  util::DryRunTreeRemover dry_remover;
-  util::DryRunMounter dry_mounter(mounter_, printer_);
-  data_.remover = &dry_remover;
-  data_.mounter = &dry_mounter;
-  data_.dry_run = true;
+  UseDryRun();
   mounter_.mounts = {"/var/lib/kubelet/pods/p1/volumes/v"};
   ASSERT_TRUE(RunCleanupNode(data_).ok());
   EXPECT_THAT(mounter_.unmounted, IsEmpty());
+  EXPECT_THAT(init_.calls, IsEmpty());
+  EXPECT_THAT(data_.left_behind, IsEmpty());
+  EXPECT_EQ(Output(),
+            std::string("[dryrun] Would stop the kubelet service\n"
+                        "[reset] Would unmount mounted directories in \"/var/lib/kubelet\"\n"
+                        "[dryrun] Would unmount \"/var/lib/kubelet/pods/p1/volumes/v\"\n"
+                        "[reset] Would delete contents of directories: [/etc/kubernetes/manifests "
+                        "/var/lib/kubelet /etc/kubernetes/pki]\n"
+                        "[reset] Would delete files: ") +
+                kFiles + "\n");
   EXPECT_THAT(Output(),
               HasSubstr("[dryrun] Would unmount \"/var/lib/kubelet/pods/p1/volumes/v\"\n"));
   EXPECT_TRUE(Exists("/etc/kubernetes/admin.conf"));
