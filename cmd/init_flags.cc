@@ -11,27 +11,17 @@ using Scope = workflow::FlagSet::Scope;
 
 void RegisterInitFlags(workflow::FlagSet& flags, InitOptions& o) {
   config::InitFlags& f = o.flags;
-  flags.Register("config", [&o](CLI::App& app) {
-    return app.add_option("--config", o.config_path, "Path to a kubeadm configuration file.");
-  });
+  AddConfigFlag(flags, o.config_path);
   AddStringFlag(flags, "apiserver-advertise-address", f.apiserver_advertise_address,
                 "The IP address the API Server will advertise it's listening on. If not set the "
                 "default network interface will be used.");
-  flags.Register("apiserver-bind-port", [&f](CLI::App& app) {
-    return app
-        .add_option_function<int>(
-            "--apiserver-bind-port", [&f](const int& port) { f.apiserver_bind_port = port; },
-            "Port for the API Server to bind to. (default 6443)")
-        ->check(CLI::Range(1, 65535));
-  });
-  AddStringFlag(flags, "node-name", f.node_name, "Specify the node name.");
+  AddApiServerBindPortFlag(flags, f.apiserver_bind_port,
+                           "Port for the API Server to bind to. (default 6443)");
+  AddNodeNameFlag(flags, f.node_name);
   AddStringFlag(flags, "certificate-key", f.certificate_key,
                 "Key used to encrypt the control-plane certificates in the kubeadm-certs Secret. "
                 "The certificate key is a hex encoded string that is an AES key of size 32 bytes.");
-  AddStringFlag(flags, "cri-socket", f.cri_socket,
-                "Path to the CRI socket to connect. If empty kkadm will try to auto-detect this "
-                "value; use this option only if you have more than one CRI installed or if you "
-                "have non-standard CRI socket.");
+  AddCriSocketFlag(flags, f.cri_socket);
   AddStringFlag(flags, "service-cidr", f.service_cidr,
                 "Use alternative range of IP address for service VIPs. (default \"10.96.0.0/12\")");
   AddStringFlag(flags, "pod-network-cidr", f.pod_network_cidr,
@@ -63,19 +53,9 @@ void RegisterInitFlags(workflow::FlagSet& flags, InitOptions& o) {
   AddStringFlag(flags, "image-repository", f.image_repository,
                 "Choose a container registry to pull control plane images from (default "
                 "\"registry.k8s.io\")");
-  AddStringFlag(
-      flags, "patches", f.patches,
-      "Path to a directory that contains files named \"target[suffix][+patchtype].extension\". "
-      "\"target\" can be one of \"kube-apiserver\", \"kube-controller-manager\", "
-      "\"kube-scheduler\", \"etcd\", \"kubeletconfiguration\".");
-  AddListFlag(flags, "ignore-preflight-errors", f.ignore_preflight_errors,
-              "A list of checks whose errors will be shown as warnings. Example: "
-              "'IsPrivilegedUser,Swap'. Value 'all' ignores errors from all checks.");
-  flags.Register("dry-run", [&f](CLI::App& app) {
-    return app.add_flag_function(
-        "--dry-run", [&f](std::int64_t count) { f.dry_run = count > 0; },
-        "Don't apply any changes; just output what would be done.");
-  });
+  AddPatchesFlag(flags, f.patches);
+  AddIgnorePreflightErrorsFlag(flags, f.ignore_preflight_errors);
+  AddDryRunFlag(flags, f.dry_run);
   AddBoolFlag(flags, "upload-certs", o.upload_certs,
               "Upload control-plane certificates to the kubeadm-certs Secret.");
   AddBoolFlag(flags, "skip-token-print", o.skip_token_print,

@@ -34,11 +34,8 @@ void RegisterDiscoveryFlags(workflow::FlagSet& flags, config::JoinFlags& f) {
 }
 
 void RegisterNodeFlags(workflow::FlagSet& flags, config::JoinFlags& f) {
-  AddStringFlag(flags, "node-name", f.node_name, "Specify the node name.");
-  AddStringFlag(flags, "cri-socket", f.cri_socket,
-                "Path to the CRI socket to connect. If empty kkadm will try to auto-detect this "
-                "value; use this option only if you have more than one CRI installed or if you "
-                "have non-standard CRI socket.");
+  AddNodeNameFlag(flags, f.node_name);
+  AddCriSocketFlag(flags, f.cri_socket);
   AddStringFlag(flags, "certificate-key", f.certificate_key,
                 "Use this key to decrypt the certificate secrets uploaded by init. The certificate "
                 "key is a hex encoded string that is an AES key of size 32 bytes.");
@@ -46,26 +43,15 @@ void RegisterNodeFlags(workflow::FlagSet& flags, config::JoinFlags& f) {
       flags, "apiserver-advertise-address", f.apiserver_advertise_address,
       "If the node should host a new control plane instance, the IP address the API Server will "
       "advertise it's listening on. If not set the default network interface will be used.");
-  flags.Register("apiserver-bind-port", [&f](CLI::App& app) {
-    return app
-        .add_option_function<int>(
-            "--apiserver-bind-port", [&f](const int& port) { f.apiserver_bind_port = port; },
-            "If the node should host a new control plane instance, the port for the API Server to "
-            "bind to. (default 6443)")
-        ->check(CLI::Range(1, 65535));
-  });
+  AddApiServerBindPortFlag(
+      flags, f.apiserver_bind_port,
+      "If the node should host a new control plane instance, the port for the API Server to "
+      "bind to. (default 6443)");
   AddOptionalBoolFlag(flags, "control-plane", f.control_plane,
                       "Create a new control plane instance on this node");
-  AddStringFlag(
-      flags, "patches", f.patches,
-      "Path to a directory that contains files named \"target[suffix][+patchtype].extension\". "
-      "\"target\" can be one of \"kube-apiserver\", \"kube-controller-manager\", "
-      "\"kube-scheduler\", \"etcd\", \"kubeletconfiguration\".");
-  AddListFlag(flags, "ignore-preflight-errors", f.ignore_preflight_errors,
-              "A list of checks whose errors will be shown as warnings. Example: "
-              "'IsPrivilegedUser,Swap'. Value 'all' ignores errors from all checks.");
-  AddOptionalBoolFlag(flags, "dry-run", f.dry_run,
-                      "Don't apply any changes; just output what would be done.");
+  AddPatchesFlag(flags, f.patches);
+  AddIgnorePreflightErrorsFlag(flags, f.ignore_preflight_errors);
+  AddDryRunFlag(flags, f.dry_run);
 }
 
 }  // namespace
@@ -76,9 +62,7 @@ void RegisterJoinFlags(workflow::FlagSet& flags, JoinOptions& o) {
                           "The API server to join (host:port), or a kkadm join token (kk1.…) that "
                           "carries everything");
   });
-  flags.Register("config", [&o](CLI::App& app) {
-    return app.add_option("--config", o.config_path, "Path to a kubeadm configuration file.");
-  });
+  AddConfigFlag(flags, o.config_path);
   RegisterDiscoveryFlags(flags, o.flags);
   RegisterNodeFlags(flags, o.flags);
 }

@@ -13,9 +13,7 @@ namespace kkadm::cmd {
 
 void RegisterResetFlags(workflow::FlagSet& flags, ResetOptions& o) {
   config::ResetFlags& f = o.flags;
-  flags.Register("config", [&o](CLI::App& app) {
-    return app.add_option("--config", o.config_path, "Path to a kubeadm configuration file.");
-  });
+  AddConfigFlag(flags, o.config_path);
   flags.Register("cert-dir", [&f](CLI::App& app) {
     return app.add_option_function<std::string>(
         "--cert-dir", [&f](const std::string& value) { f.cert_dir = value; },
@@ -23,17 +21,10 @@ void RegisterResetFlags(workflow::FlagSet& flags, ResetOptions& o) {
         "directory. "
         "(default \"/etc/kubernetes/pki\")");
   });
-  flags.Register("cri-socket", [&f](CLI::App& app) {
-    return app.add_option_function<std::string>(
-        "--cri-socket", [&f](const std::string& value) { f.cri_socket = value; },
-        "Path to the CRI socket to connect. If empty kkadm will try to auto-detect this value; use "
-        "this option "
-        "only if you have more than one CRI installed or if you have non-standard CRI socket.");
-  });
+  AddCriSocketFlag(flags, f.cri_socket);
   AddOptionalBoolFlag(flags, "force", f.force,
-                      "Reset the node without prompting for confirmation.");
-  AddOptionalBoolFlag(flags, "dry-run", f.dry_run,
-                      "Don't apply any changes; just output what would be done.");
+                      "Reset the node without prompting for confirmation.", "-f");
+  AddDryRunFlag(flags, f.dry_run);
   AddOptionalBoolFlag(flags, "cleanup-tmp-dir", f.cleanup_tmp_dir,
                       "Cleanup the \"/etc/kubernetes/tmp\" directory");
   flags.Register("cleanup-cni", [&o](CLI::App& app) {
@@ -41,16 +32,7 @@ void RegisterResetFlags(workflow::FlagSet& flags, ResetOptions& o) {
                         "Also delete the contents of \"/etc/cni/net.d\" (the CNI configuration; "
                         "kkadm's extension)");
   });
-  flags.Register("ignore-preflight-errors", [&f](CLI::App& app) {
-    return app
-        .add_option_function<std::vector<std::string>>(
-            "--ignore-preflight-errors",
-            [&f](const std::vector<std::string>& value) { f.ignore_preflight_errors = value; },
-            "A list of checks whose errors will be shown as warnings. Example: "
-            "'IsPrivilegedUser,Swap'. Value 'all' "
-            "ignores errors from all checks.")
-        ->delimiter(',');
-  });
+  AddIgnorePreflightErrorsFlag(flags, f.ignore_preflight_errors);
   flags.Register("kubeconfig", [&o](CLI::App& app) {
     return app
         .add_option("--kubeconfig", o.kubeconfig_path,

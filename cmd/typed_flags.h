@@ -1,4 +1,5 @@
-// Typed registrations of kubeadm-style flags in a workflow::FlagSet, shared by the commands. The
+// Typed registrations of kubeadm-style flags in a workflow::FlagSet, and the flags the commands
+// share. The
 // optional targets are set only when the user gives the flag, so a config file's value stands
 // otherwise (kubeadm's flag-over-file precedence).
 #pragma once
@@ -28,5 +29,17 @@ void AddOptionalBoolFlag(workflow::FlagSet& flags, const std::string& name,
 void AddBoolFlag(workflow::FlagSet& flags, const std::string& name, bool& target,
                  const std::string& help,
                  workflow::FlagSet::Scope scope = workflow::FlagSet::Scope::kCommandAndPhases);
+
+// The flags several commands share, with kubeadm's names and help (kubeadm's options/generic.go).
+void AddConfigFlag(workflow::FlagSet& flags, std::string& path);
+void AddCriSocketFlag(workflow::FlagSet& flags, std::optional<std::string>& target);
+void AddNodeNameFlag(workflow::FlagSet& flags, std::optional<std::string>& target);
+void AddPatchesFlag(workflow::FlagSet& flags, std::optional<std::string>& target);
+void AddIgnorePreflightErrorsFlag(workflow::FlagSet& flags,
+                                  std::optional<std::vector<std::string>>& target);
+void AddDryRunFlag(workflow::FlagSet& flags, std::optional<bool>& target);
+// --apiserver-bind-port, 1 to 65535.
+void AddApiServerBindPortFlag(workflow::FlagSet& flags, std::optional<int>& target,
+                              const std::string& help);
 
 }  // namespace kkadm::cmd

@@ -131,11 +131,11 @@ TEST_F(ResetCommandTest, AnsweringNoChangesNothing) {
   EXPECT_TRUE(Exists("/etc/kubernetes/kubelet.conf"));
 }
 
-// The command decides: --force, and a dry run (which changes nothing), ask nothing, even on a
-// terminal.
+// The command decides: --force (kubeadm's -f), and a dry run (which changes nothing), ask nothing,
+// even on a terminal.
 TEST_F(ResetCommandTest, ForceAndDryRunDoNotAsk) {
   NoSystemBus no_bus;
-  for (const char* flag : {"--force", "--dry-run"}) {
+  for (const char* flag : {"--force", "-f", "--dry-run"}) {
     ResetRun run = Reset({flag}, /*terminal=*/true);
     EXPECT_THAT(run.status.message(), Not(HasSubstr("won't proceed"))) << flag;
     EXPECT_THAT(run.out, Not(HasSubstr("WARNING: Changes made to this host"))) << flag;

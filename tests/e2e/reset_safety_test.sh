@@ -86,7 +86,7 @@ done
 assert_not_contains "links inside: nothing left behind" "$OUTPUT" "reset is incomplete"
 # 2. twice in a row: nothing left to do, still success.
 FIRST=$(tree_fingerprint "$R")
-reset_ "$R" --force
+reset_ "$R" -f  # kubeadm's shorthand of --force
 assert_eq "second reset: exit code (output: $OUTPUT)" 0 "$RC"
 assert_eq "second reset changes nothing more" "$FIRST" "$(tree_fingerprint "$R")"
 kept_as_is "second reset"
