@@ -154,26 +154,11 @@ Result<json> LoadPodBase(const std::string& component) {
 }
 
 Status WriteStaticPodManifest(FileSystem& fs, const std::string& manifest_dir,
-                              const std::string& component, const std::string& yaml,
-                              Printer* print) {
+                              const std::string& component, const std::string& yaml) {
   KKADM_RETURN_IF_ERROR(fs.MakeDirs(manifest_dir, 0700).Wrap("creating " + manifest_dir));
   const std::string path = manifest_dir + "/" + component + ".yaml";
-  KKADM_RETURN_IF_ERROR(
-      fs.WriteFile(path, yaml, 0600)
-          .Wrap("failed to create static pod manifest file for \"" + component + "\""));
-  if (print != nullptr) {
-    print->Line("dryrun", "Would write file \"" + path + "\" with content:");
-    std::string indented;
-    std::size_t start = 0;
-    while (start < yaml.size()) {
-      std::size_t end = yaml.find('\n', start);
-      if (end == std::string::npos) end = yaml.size();
-      indented += '\t' + yaml.substr(start, end - start) + '\n';
-      start = end + 1;
-    }
-    print->Raw(indented);
-  }
-  return Status::Ok();
+  return fs.WriteFile(path, yaml, 0600)
+      .Wrap("failed to create static pod manifest file for \"" + component + "\"");
 }
 
 }  // namespace kkadm::util

@@ -13,7 +13,6 @@
 
 #include "app/util/file_system.h"
 #include "app/util/pod_spec.h"
-#include "app/util/printer.h"
 #include "app/util/status.h"
 
 namespace kkadm::util {
@@ -79,12 +78,10 @@ std::string JoinHostPort(const std::string& host, int port);
 // The embedded manifests/static-pods/<component>.yaml as JSON. Internal when missing or invalid.
 Result<nlohmann::json> LoadPodBase(const std::string& component);
 
-// Writes <manifest_dir>/<component>.yaml (0600, directory 0700). When `print` is set (dry-run)
-// the content is also shown: `[dryrun] Would write file "<path>" with content:` and the YAML,
-// each line indented by a tab (kubeadm's PrintDryRunFiles). Overwrites an existing file as kubeadm
-// does; repeating it with the same input gives the same file.
+// Writes <manifest_dir>/<component>.yaml (0600, directory 0700). Overwrites an existing file as
+// kubeadm does; repeating it with the same input gives the same file. (A dry run's FileSystem
+// shows the manifest it would write.)
 Status WriteStaticPodManifest(FileSystem& fs, const std::string& manifest_dir,
-                              const std::string& component, const std::string& yaml,
-                              Printer* print);
+                              const std::string& component, const std::string& yaml);
 
 }  // namespace kkadm::util

@@ -47,15 +47,13 @@ Status CheckPodPatches(const util::patches::Patcher& patches, const std::string&
 }
 
 Status PatchAndWritePod(const std::string& target, json pod, const ManifestPatcher& patcher,
-                        util::FileSystem& fs, const std::string& manifest_dir,
-                        util::Printer* dry_run_printer) {
+                        util::FileSystem& fs, const std::string& manifest_dir) {
   if (patcher) {
     auto patched = patcher(target, std::move(pod));
     if (!patched.has_value()) return PatchingFailed(target, std::move(patched).error());
     pod = std::move(patched).value();
   }
-  return util::WriteStaticPodManifest(fs, manifest_dir, target, util::yaml::Emit(pod),
-                                      dry_run_printer);
+  return util::WriteStaticPodManifest(fs, manifest_dir, target, util::yaml::Emit(pod));
 }
 
 }  // namespace kkadm::phases

@@ -12,7 +12,7 @@
 namespace kkadm::phases {
 namespace {
 
-constexpr const char* kPrefix = "kubelet-start";
+constexpr const char* kKubeletStartPrefix = "kubelet-start";
 constexpr std::chrono::milliseconds kTlsBootstrapPollInterval{200};
 
 // Removes the bootstrap credential from disk when kubelet-start ends, however it ends.
@@ -47,7 +47,7 @@ Status WriteBootstrapFiles(JoinData& data, const JoinCluster& cluster) {
 // Polls until kubelet.conf and the files it names make a client: the kubelet's TLS bootstrap is
 // done.
 Result<std::unique_ptr<util::KubeClient>> WaitForTlsBootstrap(JoinData& data) {
-  data.printer().Line(kPrefix, "Waiting for the kubelet to perform the TLS Bootstrap");
+  data.printer().Line(kKubeletStartPrefix, "Waiting for the kubelet to perform the TLS Bootstrap");
   util::Clock& clock = data.host->clock;
   const auto deadline = clock.Now() + data.cfg.timeouts.tls_bootstrap;
   while (true) {
@@ -62,23 +62,6 @@ Result<std::unique_ptr<util::KubeClient>> WaitForTlsBootstrap(JoinData& data) {
     clock.Sleep(std::min(kTlsBootstrapPollInterval,
                          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)));
   }
-}
-
-Status WaitAndAnnotate(JoinData& data, const JoinCluster& cluster) {
-  const auto& node = data.cfg.node_registration;
-  auto healthy = WaitForKubelet(data.host->clock, data.printer(), data.http_get,
-                                KubeletHealthzUrl(cluster.init_cfg.component_configs.kubelet),
-                                data.cfg.timeouts.kubelet_health_check);
-  Result<std::unique_ptr<util::KubeClient>> client =
-      healthy ? WaitForTlsBootstrap(data)
-              : Result<std::unique_ptr<util::KubeClient>>(healthy.error());
-  if (!client) {
-    data.printer().Raw(KubeletTroubleshooting(client.error().message()));
-    return client.error();
-  }
-  return AnnotateCriSocket(**client, data.host->clock, node.name, node.cri_socket,
-                           data.cfg.timeouts.kubernetes_api_call)
-      .Wrap("error writing CRISocket for this node");
 }
 
 }  // namespace
@@ -118,12 +101,30 @@ Status RunJoinKubeletStart(JoinData& data) {
   RemoveOnExit remove_bootstrap(data.fs(), data.bootstrap_kubeconfig_path());
   KKADM_RETURN_IF_ERROR(WriteBootstrapFiles(data, **cluster));
   KKADM_RETURN_IF_ERROR(RunKubeletStart(*data.host, data.printer(), in));
-  if (data.dry_run) {
-    data.printer().Line(kPrefix, "Would wait for the kubelet to perform the TLS Bootstrap");
-    data.printer().Line(kPrefix, "Would annotate the Node with its CRI socket");
-    return Status::Ok();
+  return data.kubelet_bootstrap->WaitAndAnnotate(**cluster);
+}
+
+Status RealKubeletBootstrapWaiter::WaitAndAnnotate(const JoinCluster& cluster) {
+  const auto& node = data_.cfg.node_registration;
+  auto healthy = WaitForKubelet(data_.host->clock, data_.printer(), data_.http_get,
+                                KubeletHealthzUrl(cluster.init_cfg.component_configs.kubelet),
+                                data_.cfg.timeouts.kubelet_health_check);
+  Result<std::unique_ptr<util::KubeClient>> client =
+      healthy ? WaitForTlsBootstrap(data_)
+              : Result<std::unique_ptr<util::KubeClient>>(healthy.error());
+  if (!client) {
+    data_.printer().Raw(KubeletTroubleshooting(client.error().message()));
+    return client.error();
   }
-  return WaitAndAnnotate(data, **cluster);
+  return AnnotateCriSocket(**client, data_.host->clock, node.name, node.cri_socket,
+                           data_.cfg.timeouts.kubernetes_api_call)
+      .Wrap("error writing CRISocket for this node");
+}
+
+Status DryRunKubeletBootstrapWaiter::WaitAndAnnotate(const JoinCluster&) {
+  out_.Line(kKubeletStartPrefix, "Would wait for the kubelet to perform the TLS Bootstrap");
+  out_.Line(kKubeletStartPrefix, "Would annotate the Node with its CRI socket");
+  return Status::Ok();
 }
 
 }  // namespace kkadm::phases

@@ -145,49 +145,22 @@ Result<util::EtcdClientConfig> ClientConfig(ResetData& data, const EtcdManifestF
 }
 
 void RemoveMember(ResetData& data, const EtcdManifestFacts& facts) {
-  if (data.dry_run) {
-    data.printer().Line("reset", "Would remove the etcd member on this node from the etcd cluster");
-    return;
-  }
-  const std::string what = "etcd member " + facts.peer_url;
-  Result<util::EtcdClientConfig> config = ClientConfig(data, facts);
-  Result<MemberRemoval> removal = config
-                                      ? RemoveEtcdMember(*data.etcd_client(*config), facts.peer_url)
-                                      : Result<MemberRemoval>(config.error());
-  if (!removal) {
-    spdlog::warn(
-        "[reset] Failed to remove etcd member: {}, please manually remove this etcd member using "
-        "etcdctl",
-        removal.error().message());
-    data.LeaveBehind(what, "not removed from the etcd cluster: " + removal.error().message() +
-                               "; remove it with 'etcdctl member remove'");
-    return;
-  }
-  switch (*removal) {
-    case MemberRemoval::kRemoved:
-      spdlog::info("[etcd] Removed etcd member {}", facts.peer_url);
-      break;
-    case MemberRemoval::kOnlyMember:
-      spdlog::info(
-          "[etcd] This is the only remaining etcd member in the etcd cluster, skip removing it");
-      break;
-    case MemberRemoval::kNotAMember:
-      spdlog::info("[etcd] No etcd member has peer URL {}", facts.peer_url);
-      break;
-  }
+  Status removed = data.etcd->Remove(facts.peer_url, [&] { return ClientConfig(data, facts); });
+  if (removed.ok()) return;
+  spdlog::warn(
+      "[reset] Failed to remove etcd member: {}, please manually remove this etcd member using "
+      "etcdctl",
+      removed.message());
+  data.LeaveBehind("etcd member " + facts.peer_url,
+                   "not removed from the etcd cluster: " + removed.message() +
+                       "; remove it with 'etcdctl member remove'");
 }
 
 void CleanDataDir(ResetData& data, const std::string& dir) {
-  if (data.dry_run) {
-    data.printer().Line("reset", "Would delete contents of the etcd data directory: " + dir);
-    return;
-  }
   data.etcd_data_dir = dir;
-  std::vector<util::RemovalFailure> failures = data.remover->CleanDirectory(dir);
-  for (const auto& f : failures) data.LeaveBehind(f.path, f.reason);
-  Result<util::FileInfo> info = data.fs().Stat(dir);
-  if (failures.empty() && info && info->type == util::FileType::kDirectory) {
-    data.printer().Line("reset", "Deleted contents of the etcd data directory: " + dir);
+  // The remover says it ("[reset] Deleted contents of ...", or "Would delete contents of ...").
+  for (const auto& f : data.remover->CleanDirectoryOf("the etcd data directory", dir)) {
+    data.LeaveBehind(f.path, f.reason);
   }
 }
 
@@ -228,6 +201,33 @@ Status RunRemoveEtcdMember(ResetData& data) {
   }
   if (facts) RemoveMember(data, *facts);
   CleanDataDir(data, data_dir);
+  return Status();
+}
+
+Status RealEtcdMemberRemover::Remove(
+    const std::string& peer_url, const std::function<Result<util::EtcdClientConfig>()>& config) {
+  Result<util::EtcdClientConfig> client_config = config();
+  if (!client_config) return client_config.error();
+  Result<MemberRemoval> removal = RemoveEtcdMember(*make_client_(*client_config), peer_url);
+  if (!removal) return removal.error();
+  switch (*removal) {
+    case MemberRemoval::kRemoved:
+      spdlog::info("[etcd] Removed etcd member {}", peer_url);
+      break;
+    case MemberRemoval::kOnlyMember:
+      spdlog::info(
+          "[etcd] This is the only remaining etcd member in the etcd cluster, skip removing it");
+      break;
+    case MemberRemoval::kNotAMember:
+      spdlog::info("[etcd] No etcd member has peer URL {}", peer_url);
+      break;
+  }
+  return Status();
+}
+
+Status DryRunEtcdMemberRemover::Remove(const std::string&,
+                                       const std::function<Result<util::EtcdClientConfig>()>&) {
+  out_.Line("reset", "Would remove the etcd member on this node from the etcd cluster");
   return Status();
 }
 

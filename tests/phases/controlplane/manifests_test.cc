@@ -28,9 +28,8 @@ class ManifestsTest : public ::testing::Test {
   std::string Write(const std::string& component, const StaticPodInput& input) {
     Status status =
         component == kEtcd
-            ? CreateLocalEtcdManifest(input, {}, fs_, "/etc/kubernetes/manifests", {}, nullptr)
-            : CreateControlPlaneManifest(component, input, fs_, "/etc/kubernetes/manifests", {},
-                                         nullptr);
+            ? CreateLocalEtcdManifest(input, {}, fs_, "/etc/kubernetes/manifests", {})
+            : CreateControlPlaneManifest(component, input, fs_, "/etc/kubernetes/manifests", {});
     EXPECT_TRUE(status.ok()) << status.ToString();
     auto text = fs_.ReadFile("/etc/kubernetes/manifests/" + component + ".yaml");
     EXPECT_TRUE(text.has_value());
@@ -110,7 +109,7 @@ TEST_F(ManifestsTest, ExternalEtcdGolden) {
   CheckGolden("external-etcd", kKubeAPIServer, Input());
   // No etcd Pod for an external cluster.
   EXPECT_EQ(
-      CreateLocalEtcdManifest(Input(), {}, fs_, "/etc/kubernetes/manifests", {}, nullptr).code(),
+      CreateLocalEtcdManifest(Input(), {}, fs_, "/etc/kubernetes/manifests", {}).code(),
       StatusCode::kFailedPrecondition);
 }
 
@@ -129,8 +128,8 @@ TEST_F(ManifestsTest, ManifestFileAndDirectoryModes) {
 TEST_F(ManifestsTest, RelativeExtraVolumeIsRejected) {
   cfg_.cluster.scheduler.extra_volumes = {
       {.name = "bad", .host_path = "relative/dir", .mount_path = "/x"}};
-  Status status = CreateControlPlaneManifest(kKubeScheduler, Input(), fs_,
-                                             "/etc/kubernetes/manifests", {}, nullptr);
+  Status status =
+      CreateControlPlaneManifest(kKubeScheduler, Input(), fs_, "/etc/kubernetes/manifests", {});
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(status.message().find("\"bad\""), std::string::npos) << status.message();
   EXPECT_FALSE(fs_.Exists("/etc/kubernetes/manifests/kube-scheduler.yaml"));
@@ -144,8 +143,8 @@ TEST_F(ManifestsTest, PatcherSeesTargetAndChangesPod) {
     return pod;
   };
   ASSERT_TRUE(
-      CreateControlPlaneManifest(kKubeAPIServer, Input(), fs_, "/m", patcher, nullptr).ok());
-  ASSERT_TRUE(CreateLocalEtcdManifest(Input(), {}, fs_, "/m", patcher, nullptr).ok());
+      CreateControlPlaneManifest(kKubeAPIServer, Input(), fs_, "/m", patcher).ok());
+  ASSERT_TRUE(CreateLocalEtcdManifest(Input(), {}, fs_, "/m", patcher).ok());
   EXPECT_EQ(targets, (std::vector<std::string>{"kube-apiserver", "etcd"}));
   EXPECT_NE(fs_.ReadFile("/m/etcd.yaml")->find("    patched: \"yes\"\n"), std::string::npos);
 }
@@ -154,7 +153,7 @@ TEST_F(ManifestsTest, PatcherErrorStopsTheWrite) {
   ManifestPatcher patcher = [](const std::string&, json) -> Result<json> {
     return InvalidArgument("bad patch");
   };
-  Status status = CreateControlPlaneManifest(kKubeScheduler, Input(), fs_, "/m", patcher, nullptr);
+  Status status = CreateControlPlaneManifest(kKubeScheduler, Input(), fs_, "/m", patcher);
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(status.message().find("bad patch"), std::string::npos);
   EXPECT_FALSE(fs_.Exists("/m/kube-scheduler.yaml"));
