@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string_view>
+#include <utility>
 
 namespace kkadm::phases {
 namespace {
@@ -70,62 +72,54 @@ std::vector<config::Arg> KubeletBaseFlags(const config::NodeRegistration& node,
   return flags;
 }
 
+namespace {
+
+// Go's strconv.Quote escape of one ASCII byte.
+void AppendGoAsciiEscape(std::string& out, unsigned char c) {
+  static constexpr std::pair<char, std::string_view> kShortEscapes[] = {
+      {'"', "\\\""}, {'\\', "\\\\"}, {'\a', "\\a"}, {'\b', "\\b"}, {'\f', "\\f"},
+      {'\n', "\\n"}, {'\r', "\\r"},  {'\t', "\\t"}, {'\v', "\\v"}};
+  for (const auto& [raw, escaped] : kShortEscapes) {
+    if (c == static_cast<unsigned char>(raw)) {
+      out += escaped;
+      return;
+    }
+  }
+  if (c < 0x20 || c == 0x7f) {
+    out += fmt::format("\\x{:02x}", c);
+  } else {
+    out += static_cast<char>(c);
+  }
+}
+
+// Go's strconv.Quote escape of the non-ASCII byte sequence at s[i]; returns the bytes consumed.
+size_t AppendGoUtf8Escape(std::string& out, std::string_view s, size_t i) {
+  size_t n = Utf8Length(s, i);
+  if (n == 0) {
+    out += fmt::format("\\x{:02x}", static_cast<unsigned char>(s[i]));
+    return 1;
+  }
+  char32_t cp = DecodeUtf8(s, i, n);
+  if (GoNonPrintable(cp)) {
+    out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(cp));
+  } else {
+    out.append(s.substr(i, n));
+  }
+  return n;
+}
+
+}  // namespace
+
 std::string GoQuote(std::string_view s) {
   std::string out = "\"";
   for (size_t i = 0; i < s.size();) {
     auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
-      size_t n = Utf8Length(s, i);
-      if (n > 0) {
-        char32_t cp = DecodeUtf8(s, i, n);
-        if (GoNonPrintable(cp)) {
-          out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(cp));
-        } else {
-          out.append(s.substr(i, n));
-        }
-        i += n;
-      } else {
-        out += fmt::format("\\x{:02x}", c);
-        ++i;
-      }
-      continue;
+      i += AppendGoUtf8Escape(out, s, i);
+    } else {
+      AppendGoAsciiEscape(out, c);
+      ++i;
     }
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\a':
-        out += "\\a";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\v':
-        out += "\\v";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += fmt::format("\\x{:02x}", c);
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-    ++i;
   }
   return out + "\"";
 }
