@@ -36,7 +36,8 @@ Sample RunOnce(std::vector<char*>& argv) {
   Sample s;
   struct rusage usage {};
   wait4(pid, &s.status, 0, &usage);
-  s.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  s.wall_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   s.max_rss_kb = usage.ru_maxrss;
   return s;
 }

@@ -22,8 +22,8 @@ struct ConfigOptions {
   std::string config_path;
 };
 
-Status AppendComponentConfigs(const ConfigOptions& options, const config::ClusterConfiguration& cluster,
-                              std::string& out) {
+Status AppendComponentConfigs(const ConfigOptions& options,
+                              const config::ClusterConfiguration& cluster, std::string& out) {
   for (const std::string& kind : options.component_configs) {
     auto doc = config::DefaultComponentConfig(kind, cluster);
     if (!doc) return doc.error();
@@ -35,7 +35,8 @@ Status AppendComponentConfigs(const ConfigOptions& options, const config::Cluste
 Status PrintInitDefaults(const ConfigOptions& options, CommandContext& context) {
   auto cfg = config::InitDefaultsForPrint();
   if (!cfg) return cfg.error();
-  std::string out = config::EncodeInitConfiguration(*cfg) + "---\n" + config::EncodeClusterConfiguration(cfg->cluster);
+  std::string out = config::EncodeInitConfiguration(*cfg) + "---\n" +
+                    config::EncodeClusterConfiguration(cfg->cluster);
   KKADM_RETURN_IF_ERROR(AppendComponentConfigs(options, cfg->cluster, out));
   context.out << out;
   return Status();
@@ -95,19 +96,25 @@ void AddConfigCommand(CLI::App& parent, CommandContext& context) {
 
   auto* print = config->add_subcommand("print", "Print configuration");
   print->require_subcommand(1);
-  auto* init = print->add_subcommand("init-defaults", "Print default init configuration, that can be used for 'kkadm init'");
-  auto* join = print->add_subcommand("join-defaults", "Print default join configuration, that can be used for 'kkadm join'");
+  auto* init = print->add_subcommand(
+      "init-defaults", "Print default init configuration, that can be used for 'kkadm init'");
+  auto* join = print->add_subcommand(
+      "join-defaults", "Print default join configuration, that can be used for 'kkadm join'");
   for (auto* cmd : {init, join}) {
     cmd->add_option("--component-configs", options->component_configs,
-                    "A comma-separated list for component config API objects to print the default values for. "
+                    "A comma-separated list for component config API objects to print the default "
+                    "values for. "
                     "Available values: [KubeletConfiguration KubeProxyConfiguration]")
         ->delimiter(',');
   }
   init->callback([&context, options] { context.status = PrintInitDefaults(*options, context); });
   join->callback([&context, options] { context.status = PrintJoinDefaults(*options, context); });
 
-  auto* validate = config->add_subcommand("validate", "Read a file containing the kubeadm configuration API and report any validation problems");
-  validate->add_option("--config", options->config_path, "Path to a kubeadm configuration file")->required();
+  auto* validate = config->add_subcommand(
+      "validate",
+      "Read a file containing the kubeadm configuration API and report any validation problems");
+  validate->add_option("--config", options->config_path, "Path to a kubeadm configuration file")
+      ->required();
   validate->callback([&context, options] { context.status = Validate(*options, context); });
 }
 

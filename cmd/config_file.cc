@@ -1,9 +1,10 @@
 // Reads a --config file into memory.
 #include "cmd/config_file.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
-#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 
@@ -13,7 +14,8 @@ Result<std::optional<config::ConfigSource>> ReadConfigFile(const std::string& pa
   if (path.empty()) return std::optional<config::ConfigSource>();
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return InvalidArgument(fmt::format("unable to read config from \"{}\": {}", path, std::strerror(errno)));
+    return InvalidArgument(
+        fmt::format("unable to read config from \"{}\": {}", path, std::strerror(errno)));
   }
   std::ostringstream content;
   content << in.rdbuf();

@@ -1,12 +1,12 @@
 // The production seams, chosen once from the flags.
 #include "cmd/host_factory.h"
 
+#include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fmt/format.h>
 
 #include "app/util/file_system_dry_run.h"
 #include "app/util/file_system_real.h"
@@ -21,7 +21,8 @@ Status CheckRootfs(const std::string& rootfs) {
   if (rootfs.empty()) return Status();
   struct stat st {};
   if (::stat(rootfs.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return InvalidArgument(fmt::format("invalid --rootfs \"{}\": not an existing directory", rootfs));
+    return InvalidArgument(
+        fmt::format("invalid --rootfs \"{}\": not an existing directory", rootfs));
   }
   return Status();
 }
@@ -29,25 +30,32 @@ Status CheckRootfs(const std::string& rootfs) {
 Result<std::string> MakeDryRunDir(const std::string& name) {
   std::string upper = name;
   std::transform(upper.begin(), upper.end(), upper.begin(), ::toupper);
-  if (const char* dir = std::getenv(fmt::format("KKADM_{}_DRYRUN_DIR", upper).c_str()); dir && *dir) {
+  if (const char* dir = std::getenv(fmt::format("KKADM_{}_DRYRUN_DIR", upper).c_str());
+      dir && *dir) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) return FailedPrecondition(fmt::format("creating dry-run directory {}: {}", dir, ec.message()));
+    if (ec)
+      return FailedPrecondition(
+          fmt::format("creating dry-run directory {}: {}", dir, ec.message()));
     return std::string(dir);
   }
   std::string pattern =
-      (std::filesystem::temp_directory_path() / fmt::format("kkadm-{}-dryrun-XXXXXX", name)).string();
+      (std::filesystem::temp_directory_path() / fmt::format("kkadm-{}-dryrun-XXXXXX", name))
+          .string();
   if (::mkdtemp(pattern.data()) == nullptr) {
-    return FailedPrecondition(fmt::format("creating dry-run directory {}: {}", pattern, std::strerror(errno)));
+    return FailedPrecondition(
+        fmt::format("creating dry-run directory {}: {}", pattern, std::strerror(errno)));
   }
   return pattern;
 }
 
 }  // namespace
 
-OwnedHost::OwnedHost(std::unique_ptr<util::FileSystem> node_fs, std::unique_ptr<util::FileSystem> fs,
-                     std::unique_ptr<util::InitSystem> real_init, std::unique_ptr<util::InitSystem> init,
-                     util::Machine& machine, std::string dry_run_dir)
+OwnedHost::OwnedHost(std::unique_ptr<util::FileSystem> node_fs,
+                     std::unique_ptr<util::FileSystem> fs,
+                     std::unique_ptr<util::InitSystem> real_init,
+                     std::unique_ptr<util::InitSystem> init, util::Machine& machine,
+                     std::string dry_run_dir)
     : node_fs_(std::move(node_fs)),
       fs_(std::move(fs)),
       real_init_(std::move(real_init)),

@@ -14,7 +14,7 @@
 namespace kkadm::cmd {
 
 struct HostOptions {
-  std::string rootfs;        // "" = "/"
+  std::string rootfs;  // "" = "/"
   bool dry_run = false;
   std::string dry_run_name;  // "init" or "join": names the dry-run directory
   // Node directories whose files a dry run shows with their content (the manifest directory).

@@ -14,8 +14,8 @@
 
 namespace kkadm::cmd {
 
-Result<config::ClusterConfiguration> LoadImagesConfig(const ImagesListOptions& options,
-                                                      const config::ReleaseVersionSource& versions) {
+Result<config::ClusterConfiguration> LoadImagesConfig(
+    const ImagesListOptions& options, const config::ReleaseVersionSource& versions) {
   // The same loading, defaulting and validation as `kkadm init`; image names do not depend on
   // this host, so the example machine answers hostname and address questions.
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options.config_path);

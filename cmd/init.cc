@@ -1,31 +1,31 @@
 // `kkadm init`: binds the flags, builds InitData once, runs the init phases.
 #include "cmd/init.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <fmt/format.h>
 
 #include "app/config/defaults.h"
-#include "app/config/make_config.h"
 #include "app/config/encode.h"
+#include "app/config/make_config.h"
 #include "app/phases/addons/addons_phase.h"
 #include "app/phases/bootstraptoken/bootstrap_token_phase.h"
 #include "app/phases/certs/certs_phase.h"
+#include "app/phases/controlplane/control_plane_phase.h"
+#include "app/phases/etcd/etcd_phase.h"
+#include "app/phases/kubeconfig/kubeconfig_phase.h"
+#include "app/phases/kubelet/kubelet_start_phase.h"
 #include "app/phases/kubeletfinalize/kubelet_finalize_phase.h"
 #include "app/phases/markcontrolplane/mark_control_plane_phase.h"
+#include "app/phases/preflight/preflight_phase.h"
+#include "app/phases/preflight/run_checks.h"
 #include "app/phases/showjoincommand/show_join_command_phase.h"
 #include "app/phases/uploadcerts/upload_certs_phase.h"
 #include "app/phases/uploadconfig/upload_config_phase.h"
 #include "app/phases/waitcontrolplane/wait_control_plane_phase.h"
 #include "app/util/http_client.h"
 #include "app/util/kube_client_dry_run.h"
-#include "app/phases/controlplane/control_plane_phase.h"
-#include "app/phases/etcd/etcd_phase.h"
-#include "app/phases/kubeconfig/kubeconfig_phase.h"
-#include "app/phases/kubelet/kubelet_start_phase.h"
-#include "app/phases/preflight/preflight_phase.h"
-#include "app/phases/preflight/run_checks.h"
 #include "app/util/machine_real.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
@@ -36,13 +36,20 @@ namespace kkadm::cmd {
 namespace {
 
 std::vector<workflow::Phase> InitPhases(phases::InitData& data) {
-  return {phases::NewPreflightPhase(data),        phases::NewCertsPhase(data),
-          phases::NewKubeconfigPhase(data),       phases::NewEtcdPhase(data),
-          phases::NewControlPlanePhase(data),     phases::NewKubeletStartPhase(data),
-          phases::NewWaitControlPlanePhase(data), phases::NewUploadConfigPhase(data),
-          phases::NewUploadCertsPhase(data),      phases::NewMarkControlPlanePhase(data),
-          phases::NewBootstrapTokenPhase(data),   phases::NewKubeletFinalizePhase(data),
-          phases::NewAddonPhase(data),            phases::NewShowJoinCommandPhase(data)};
+  return {phases::NewPreflightPhase(data),
+          phases::NewCertsPhase(data),
+          phases::NewKubeconfigPhase(data),
+          phases::NewEtcdPhase(data),
+          phases::NewControlPlanePhase(data),
+          phases::NewKubeletStartPhase(data),
+          phases::NewWaitControlPlanePhase(data),
+          phases::NewUploadConfigPhase(data),
+          phases::NewUploadCertsPhase(data),
+          phases::NewMarkControlPlanePhase(data),
+          phases::NewBootstrapTokenPhase(data),
+          phases::NewKubeletFinalizePhase(data),
+          phases::NewAddonPhase(data),
+          phases::NewShowJoinCommandPhase(data)};
 }
 
 }  // namespace
@@ -57,7 +64,8 @@ InitCommand::InitCommand(CommandContext& context)
 }
 
 void InitCommand::Bind(CLI::App& parent) {
-  CLI::App* cmd = parent.add_subcommand("init", "Run this command in order to set up the Kubernetes control plane");
+  CLI::App* cmd = parent.add_subcommand(
+      "init", "Run this command in order to set up the Kubernetes control plane");
   cmd->description(
       "Run this command in order to set up the Kubernetes control plane.\n"
       "Phases can be run alone with 'kkadm init phase <name>' and left out with --skip-phases.");
@@ -67,7 +75,9 @@ void InitCommand::Bind(CLI::App& parent) {
   options.on_done = [this](const Status& s, const std::string& phase) {
     Done(SyncNodeFiles(host_.get(), s), phase);
   };
-  options.resolve_skip_phases = [this](const std::vector<std::string>& flag) { return ResolveSkipPhases(flag); };
+  options.resolve_skip_phases = [this](const std::vector<std::string>& flag) {
+    return ResolveSkipPhases(flag);
+  };
   if (Status s = workflow::BindToCommand(*cmd, runner_, flags_, std::move(options)); !s.ok()) {
     context_.status = s;
   }
@@ -83,8 +93,8 @@ Status InitCommand::MakeInitData() {
 
   data_.cfg = std::move(loaded->cfg);
   // The config layer already merged the flag into nodeRegistration.ignorePreflightErrors.
-  Result<std::set<std::string>> ignored =
-      phases::preflight::ParseIgnorePreflightErrors({}, data_.cfg.node_registration.ignore_preflight_errors);
+  Result<std::set<std::string>> ignored = phases::preflight::ParseIgnorePreflightErrors(
+      {}, data_.cfg.node_registration.ignore_preflight_errors);
   if (!ignored) return ignored.error();
 
   // Read when a phase that patches first needs it (before any phase runs: Phase::check).
@@ -104,11 +114,14 @@ Status InitCommand::MakeInitData() {
   for (config::BootstrapToken& token : data_.cfg.bootstrap_tokens) {
     if (token.description.empty()) token.description = config::kDefaultTokenDescription;
   }
-  data_.cluster_config_yaml = [this] { return config::EncodeClusterConfiguration(data_.cfg.cluster); };
+  data_.cluster_config_yaml = [this] {
+    return config::EncodeClusterConfiguration(data_.cfg.cluster);
+  };
   data_.http_get = [](const std::string& url) -> Result<std::string> {
     Result<util::HttpResponse> response = util::NewHttpClient({})->Get(url);
     if (!response) return response.error();
-    if (response->status != 200) return Unavailable(fmt::format("GET {}: HTTP {}", url, response->status));
+    if (response->status != 200)
+      return Unavailable(fmt::format("GET {}: HTTP {}", url, response->status));
     return response->body;
   };
   data_.client = [this] { return Client(data_.admin_kubeconfig_path, admin_client_); };
@@ -153,7 +166,8 @@ Result<util::KubeClient*> InitCommand::Client(const std::string& kubeconfig,
   return slot.get();
 }
 
-Result<std::vector<std::string>> InitCommand::ResolveSkipPhases(const std::vector<std::string>& flag) {
+Result<std::vector<std::string>> InitCommand::ResolveSkipPhases(
+    const std::vector<std::string>& flag) {
   // kubeadm: the flag wins; without it, InitConfiguration.skipPhases applies.
   if (!flag.empty()) return flag;
   return data_.cfg.skip_phases;
@@ -166,9 +180,12 @@ void InitCommand::Done(const Status& status, const std::string& failed_phase) {
     return;
   }
   if (data_.dry_run && host_) {
-    printer_.Line("dryrun", fmt::format("Wrote what init would have written to the \"{}\" directory",
-                                        host_->dry_run_dir()));
-    printer_.Line("dryrun", "Finished dry-running successfully. Above are the resources that would be created.");
+    printer_.Line("dryrun",
+                  fmt::format("Wrote what init would have written to the \"{}\" directory",
+                              host_->dry_run_dir()));
+    printer_.Line(
+        "dryrun",
+        "Finished dry-running successfully. Above are the resources that would be created.");
   }
 }
 

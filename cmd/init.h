@@ -33,7 +33,8 @@ class InitCommand {
   Result<std::vector<std::string>> ResolveSkipPhases(const std::vector<std::string>& flag);
   void Done(const Status& status, const std::string& failed_phase);
   // The API client of `kubeconfig`, built on first use into `slot` (a dry-run client in dry-run).
-  Result<util::KubeClient*> Client(const std::string& kubeconfig, std::unique_ptr<util::KubeClient>& slot);
+  Result<util::KubeClient*> Client(const std::string& kubeconfig,
+                                   std::unique_ptr<util::KubeClient>& slot);
 
   CommandContext& context_;
   util::Printer printer_;

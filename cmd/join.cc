@@ -1,12 +1,12 @@
 // `kkadm join`: binds the flags, builds JoinData once, runs the join phases.
 #include "cmd/join.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fmt/format.h>
 #include <fstream>
 #include <sstream>
 
@@ -34,22 +34,25 @@ namespace kkadm::cmd {
 namespace {
 
 std::vector<workflow::Phase> JoinPhases(phases::JoinData& data) {
-  return {phases::NewJoinPreflightPhase(data), phases::NewControlPlanePreparePhase(data),
-          phases::NewCheckEtcdPhase(data),     phases::NewJoinKubeletStartPhase(data),
+  return {phases::NewJoinPreflightPhase(data),    phases::NewControlPlanePreparePhase(data),
+          phases::NewCheckEtcdPhase(data),        phases::NewJoinKubeletStartPhase(data),
           phases::NewControlPlaneJoinPhase(data), phases::NewJoinWaitControlPlanePhase(data)};
 }
 
 constexpr const char* kJoinLong =
-    "When joining a kubeadm initialized cluster, we need to establish bidirectional trust. This is\n"
+    "When joining a kubeadm initialized cluster, we need to establish bidirectional trust. This "
+    "is\n"
     "split into discovery (having the Node trust the Kubernetes Control Plane) and TLS bootstrap\n"
     "(having the Kubernetes Control Plane trust the Node).\n\n"
     "The simplest form is one argument, the join token that `kkadm init` and `kkadm token create`\n"
     "print: kkadm join kk1.<...>. It carries the API server endpoint(s), the bootstrap token, the\n"
     "pin of the cluster CA's public key and, for a control-plane node, the certificate key.\n\n"
     "kubeadm's forms work too: kkadm join 1.2.3.4:6443 --token abcdef.1234567890abcdef\n"
-    "--discovery-token-ca-cert-hash sha256:<hex>, or kkadm join --discovery-file path/to/file.conf\n"
+    "--discovery-token-ca-cert-hash sha256:<hex>, or kkadm join --discovery-file "
+    "path/to/file.conf\n"
     "(or an https URL, verified with the host's CA bundle). The hash is a SHA-256 over the\n"
-    "Subject Public Key Info of the cluster CA; --discovery-token-unsafe-skip-ca-verification joins\n"
+    "Subject Public Key Info of the cluster CA; --discovery-token-unsafe-skip-ca-verification "
+    "joins\n"
     "without it, which lets other nodes impersonate the control plane.\n";
 
 constexpr const char* kWorkerDone =
@@ -65,7 +68,8 @@ constexpr const char* kControlPlaneDone =
     "* Control plane label and taint were applied to the new node.\n"
     "* The Kubernetes control plane instances scaled up.\n"
     "{}\n\n"
-    "To start administering your cluster from this node, you need to run the following as a regular user:\n\n"
+    "To start administering your cluster from this node, you need to run the following as a "
+    "regular user:\n\n"
     "\tmkdir -p $HOME/.kube\n"
     "\tsudo cp -i {} $HOME/.kube/config\n"
     "\tsudo chown $(id -u):$(id -g) $HOME/.kube/config\n\n"
@@ -74,7 +78,8 @@ constexpr const char* kControlPlaneDone =
 // A file of this machine (--discovery-file and what it names), not a node path.
 Result<std::string> ReadLocalFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return InvalidArgument(fmt::format("unable to read \"{}\": {}", path, std::strerror(errno)));
+  if (!in)
+    return InvalidArgument(fmt::format("unable to read \"{}\": {}", path, std::strerror(errno)));
   std::ostringstream content;
   content << in.rdbuf();
   return content.str();
@@ -96,7 +101,8 @@ JoinCommand::JoinCommand(CommandContext& context)
 }
 
 void JoinCommand::Bind(CLI::App& parent) {
-  CLI::App* cmd = parent.add_subcommand("join", "Run this on any machine you wish to join an existing cluster");
+  CLI::App* cmd =
+      parent.add_subcommand("join", "Run this on any machine you wish to join an existing cluster");
   cmd->description(kJoinLong);
   workflow::BindOptions options;
   options.use = "join [api-server-endpoint | join-token]";
@@ -106,7 +112,9 @@ void JoinCommand::Bind(CLI::App& parent) {
     if (s.ok() && cmd->got_subcommand("phase")) return;  // one phase: no banner
     Done(s, phase);
   };
-  options.resolve_skip_phases = [this](const std::vector<std::string>& flag) { return ResolveSkipPhases(flag); };
+  options.resolve_skip_phases = [this](const std::vector<std::string>& flag) {
+    return ResolveSkipPhases(flag);
+  };
   if (Status s = workflow::BindToCommand(*cmd, runner_, flags_, std::move(options)); !s.ok()) {
     context_.status = s;
   }
@@ -114,12 +122,15 @@ void JoinCommand::Bind(CLI::App& parent) {
 
 Status JoinCommand::UseAdminConfWithoutDiscovery() {
   // kubeadm: a control-plane phase run alone without discovery flags works from admin.conf.
-  if (HasDiscoveryInput(options_.flags) || !options_.flags.control_plane.value_or(false)) return Status::Ok();
+  if (HasDiscoveryInput(options_.flags) || !options_.flags.control_plane.value_or(false))
+    return Status::Ok();
   const std::string admin = data_.admin_kubeconfig_path();
   const util::RealFileSystem node(context_.global.rootfs);
   if (!node.Exists(admin)) {
-    return InvalidArgument(fmt::format("File {} does not exists. Please use 'kkadm join phase "
-                                       "control-plane-prepare' subcommands to generate it.", admin));
+    return InvalidArgument(
+        fmt::format("File {} does not exists. Please use 'kkadm join phase "
+                    "control-plane-prepare' subcommands to generate it.",
+                    admin));
   }
   // A discovery file is a path of this machine: the node's admin.conf under --rootfs.
   options_.flags.discovery_file = node.HostPath(admin);
@@ -131,12 +142,13 @@ Status JoinCommand::MakeJoinData() {
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
   if (!file) return file.error();
   if (!file->has_value()) KKADM_RETURN_IF_ERROR(UseAdminConfWithoutDiscovery());
-  Result<config::LoadedJoin> loaded = config::MakeJoinConfiguration(*file, options_.flags, *machine_);
+  Result<config::LoadedJoin> loaded =
+      config::MakeJoinConfiguration(*file, options_.flags, *machine_);
   if (!loaded) return NameFlagInError(loaded.error(), JoinFlagFields(), options_.flags.SetNames());
   for (const std::string& warning : loaded->warnings) spdlog::warn("{}", warning);
   data_.cfg = std::move(loaded->cfg);
-  Result<std::set<std::string>> ignored =
-      phases::preflight::ParseIgnorePreflightErrors({}, data_.cfg.node_registration.ignore_preflight_errors);
+  Result<std::set<std::string>> ignored = phases::preflight::ParseIgnorePreflightErrors(
+      {}, data_.cfg.node_registration.ignore_preflight_errors);
   if (!ignored) return ignored.error();
   data_.ignore_preflight_errors = std::move(*ignored);
   // Read when a phase that patches first needs it: a control-plane join checks its patches after
@@ -186,12 +198,14 @@ void JoinCommand::SetClients() {
   data_.client = [this] { return AdminClient(); };
   data_.local_api_client = [this] { return LocalApiClient(); };
   data_.client_from_kubeconfig = [this](const std::string& path) {
-    return NewKubeClientFromKubeconfig(data_.fs(), path, data_.host->clock, data_.cfg.timeouts.kubernetes_api_call);
+    return NewKubeClientFromKubeconfig(data_.fs(), path, data_.host->clock,
+                                       data_.cfg.timeouts.kubernetes_api_call);
   };
   data_.http_get = [](const std::string& url) -> Result<std::string> {
     Result<util::HttpResponse> response = util::NewHttpClient({})->Get(url);
     if (!response) return response.error();
-    if (response->status != 200) return Unavailable(fmt::format("GET {}: HTTP {}", url, response->status));
+    if (response->status != 200)
+      return Unavailable(fmt::format("GET {}: HTTP {}", url, response->status));
     return response->body;
   };
   data_.etcd_client = [](util::EtcdClientConfig config) {
@@ -202,13 +216,15 @@ void JoinCommand::SetClients() {
 Result<phases::JoinCluster*> JoinCommand::Cluster() {
   if (!cluster_) {
     phases::JoinClusterEnv env{
-        {[](const util::HttpClientOptions& o) { return util::NewHttpClient(o); }, data_.host->clock, printer_},
+        {[](const util::HttpClientOptions& o) { return util::NewHttpClient(o); }, data_.host->clock,
+         printer_},
         [](const util::KubeClientConfig& c) -> std::unique_ptr<util::KubeClient> {
           return std::make_unique<util::RealKubeClient>(c);
         },
         ReadLocalFile,
         data_.fs()};
-    cluster_ = phases::DiscoverJoinCluster(data_.cfg, data_.discovery_endpoints, data_.admin_kubeconfig_path(), env);
+    cluster_ = phases::DiscoverJoinCluster(data_.cfg, data_.discovery_endpoints,
+                                           data_.admin_kubeconfig_path(), env);
   }
   if (!*cluster_) return cluster_->error();
   return &cluster_->value();
@@ -228,10 +244,12 @@ Result<util::KubeClient*> JoinCommand::BootstrapClient() {
 }
 
 Result<util::KubeClient*> JoinCommand::AdminClient() {
-  if (!admin_client_ && data_.dry_run) admin_client_ = std::make_unique<util::DryRunKubeClient>(printer_);
+  if (!admin_client_ && data_.dry_run)
+    admin_client_ = std::make_unique<util::DryRunKubeClient>(printer_);
   if (!admin_client_) {
-    auto client = NewKubeClientFromKubeconfig(data_.fs(), data_.admin_kubeconfig_path(), data_.host->clock,
-                                              data_.cfg.timeouts.kubernetes_api_call);
+    auto client =
+        NewKubeClientFromKubeconfig(data_.fs(), data_.admin_kubeconfig_path(), data_.host->clock,
+                                    data_.cfg.timeouts.kubernetes_api_call);
     if (!client) return client.error();
     admin_client_ = std::move(*client);
   }
@@ -251,10 +269,12 @@ Result<std::unique_ptr<util::KubeClient>> JoinCommand::LocalApiClient() {
   config->clock = &data_.host->clock;
   // One attempt per probe: the caller polls.
   config->retry_timeout = std::chrono::milliseconds(0);
-  return std::unique_ptr<util::KubeClient>(std::make_unique<util::RealKubeClient>(std::move(*config)));
+  return std::unique_ptr<util::KubeClient>(
+      std::make_unique<util::RealKubeClient>(std::move(*config)));
 }
 
-Result<std::vector<std::string>> JoinCommand::ResolveSkipPhases(const std::vector<std::string>& flag) {
+Result<std::vector<std::string>> JoinCommand::ResolveSkipPhases(
+    const std::vector<std::string>& flag) {
   // kubeadm: the flag wins; without it, JoinConfiguration.skipPhases applies.
   skip_phases_ = flag.empty() ? data_.cfg.skip_phases : flag;
   return skip_phases_;
@@ -263,17 +283,23 @@ Result<std::vector<std::string>> JoinCommand::ResolveSkipPhases(const std::vecto
 void JoinCommand::Done(const Status& status, const std::string& failed_phase) {
   if (!status.ok()) {
     context_.status = status;
-    if (failed_phase == "preflight" && data_.preflight_checks_failed) context_.exit_code = kExitPreflight;
+    if (failed_phase == "preflight" && data_.preflight_checks_failed)
+      context_.exit_code = kExitPreflight;
     return;
   }
   if (data_.dry_run && host_) {
-    printer_.Line("dryrun", fmt::format("Wrote what join would have written to the \"{}\" directory",
-                                        host_->dry_run_dir()));
-    printer_.Line("dryrun", "Finished dry-running successfully. Above are the resources that would be created.");
+    printer_.Line("dryrun",
+                  fmt::format("Wrote what join would have written to the \"{}\" directory",
+                              host_->dry_run_dir()));
+    printer_.Line(
+        "dryrun",
+        "Finished dry-running successfully. Above are the resources that would be created.");
     return;
   }
   if (std::find(skip_phases_.begin(), skip_phases_.end(), "kubelet-start") != skip_phases_.end()) {
-    printer_.Raw("\nThe join workflow finished, but kubelet-start was skipped: this node has not joined the cluster yet.\n");
+    printer_.Raw(
+        "\nThe join workflow finished, but kubelet-start was skipped: this node has not joined the "
+        "cluster yet.\n");
     return;
   }
   if (!data_.control_plane()) {
@@ -282,9 +308,10 @@ void JoinCommand::Done(const Status& status, const std::string& failed_phase) {
   }
   auto cluster = Cluster();
   const bool local_etcd = cluster && (*cluster)->init_cfg.cluster.etcd.local.has_value();
-  printer_.Raw(fmt::format(kControlPlaneDone,
-                           local_etcd ? "* A new etcd member was added to the local/stacked etcd cluster." : "",
-                           data_.admin_kubeconfig_path()));
+  printer_.Raw(fmt::format(
+      kControlPlaneDone,
+      local_etcd ? "* A new etcd member was added to the local/stacked etcd cluster." : "",
+      data_.admin_kubeconfig_path()));
 }
 
 }  // namespace kkadm::cmd

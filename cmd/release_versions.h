@@ -16,10 +16,10 @@ namespace kkadm::cmd {
 inline constexpr const char* kReleaseUrlVariable = "KKADM_RELEASE_URL";
 
 // The source of labels for this process. `machine`'s environment (read here, not kept) answers
-// for KKADM_RELEASE_URL and for SSL_CERT_FILE: a file of PEM certificates trusted instead of the system's store, as kubeadm's Go
-// TLS stack trusts it (libcurl itself ignores the variable). The HTTPS client is made at the first
-// lookup, with kubeadm's 10 s limit for the whole request; an unreadable SSL_CERT_FILE makes every
-// lookup fail (and fall back, with kubeadm's warnings).
+// for KKADM_RELEASE_URL and for SSL_CERT_FILE: a file of PEM certificates trusted instead of the
+// system's store, as kubeadm's Go TLS stack trusts it (libcurl itself ignores the variable). The
+// HTTPS client is made at the first lookup, with kubeadm's 10 s limit for the whole request; an
+// unreadable SSL_CERT_FILE makes every lookup fail (and fall back, with kubeadm's warnings).
 config::ReleaseVersionSource ReleaseVersionsFromEnvironment(const util::Machine& machine);
 
 }  // namespace kkadm::cmd

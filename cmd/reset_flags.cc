@@ -22,8 +22,8 @@ void RegisterResetFlags(workflow::FlagSet& flags, ResetOptions& o) {
         "(default \"/etc/kubernetes/pki\")");
   });
   AddCriSocketFlag(flags, f.cri_socket);
-  AddOptionalBoolFlag(flags, "force", f.force,
-                      "Reset the node without prompting for confirmation.", "-f");
+  AddOptionalBoolFlag(flags, "force", f.force, "Reset the node without prompting for confirmation.",
+                      "-f");
   AddDryRunFlag(flags, f.dry_run);
   AddOptionalBoolFlag(flags, "cleanup-tmp-dir", f.cleanup_tmp_dir,
                       "Cleanup the \"/etc/kubernetes/tmp\" directory");

@@ -7,12 +7,11 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
-#include <string_view>
 #include <memory>
+#include <string_view>
 
 #include "app/util/file_system_real.h"
 #include "app/util/machine_real.h"
-
 #include "cmd/config.h"
 #include "cmd/context.h"
 #include "cmd/images.h"
@@ -29,10 +28,14 @@ namespace {
 
 int ExitCodeFor(const Status& status) {
   switch (status.code()) {
-    case StatusCode::kOk: return kExitOk;
-    case StatusCode::kInvalidArgument: return kExitValidation;
-    case StatusCode::kInternal: return kExitInternal;
-    default: return kExitError;
+    case StatusCode::kOk:
+      return kExitOk;
+    case StatusCode::kInvalidArgument:
+      return kExitValidation;
+    case StatusCode::kInternal:
+      return kExitInternal;
+    default:
+      return kExitError;
   }
 }
 
@@ -42,7 +45,7 @@ void SetUpLogging(int verbosity) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("kkadm"));
   // -v 0..1: warnings; 2..4: info; 5+: debug (kubeadm's klog levels, roughly).
   spdlog::set_pattern("%^%L%m%d %H:%M:%S.%f%$ %v");
-  spdlog::set_level(verbosity >= 5 ? spdlog::level::debug
+  spdlog::set_level(verbosity >= 5   ? spdlog::level::debug
                     : verbosity >= 2 ? spdlog::level::info
                                      : spdlog::level::warn);
 }
@@ -57,7 +60,8 @@ TokenCommandDeps TokenDeps(CommandContext& context) {
     return **node_fs;
   };
   deps.client_factory = [fs = deps.fs](const std::string& kubeconfig) {
-    return NewKubeClientFromKubeconfig(fs(), kubeconfig, util::RealClock(), std::chrono::minutes(1));
+    return NewKubeClientFromKubeconfig(fs(), kubeconfig, util::RealClock(),
+                                       std::chrono::minutes(1));
   };
   return deps;
 }
@@ -67,9 +71,8 @@ TokenCommandDeps TokenDeps(CommandContext& context) {
 int Main(int argc, char** argv) {
   CommandContext context(std::cout, std::cerr);
   context.release_versions = ReleaseVersionsFromEnvironment(util::RealMachine());
-  context.global.help_all = std::any_of(argv + 1, argv + argc, [](const char* arg) {
-    return std::string_view(arg) == "--help-all";
-  });
+  context.global.help_all = std::any_of(
+      argv + 1, argv + argc, [](const char* arg) { return std::string_view(arg) == "--help-all"; });
   CLI::App app("kkadm: easily bootstrap a secure Kubernetes cluster, phase by phase", "kkadm");
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every command");

@@ -2,16 +2,15 @@
 #include "cmd/token.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "app/phases/bootstraptoken/bootstrap_token.h"
 #include "app/phases/bootstraptoken/token.h"
 #include "app/util/bootstrap_token_syntax.h"
 #include "app/util/duration.h"
-#include "app/util/yaml/yaml.h"
 #include "app/util/rfc3339.h"
 #include "app/util/strings.h"
+#include "app/util/yaml/yaml.h"
 #include "cmd/context.h"
 
 namespace kkadm::cmd {
@@ -37,7 +36,8 @@ std::string TabWrite(const std::vector<std::vector<std::string>>& rows) {
   }
   std::string out;
   for (const auto& row : rows) {
-    for (size_t i = 0; i < row.size(); ++i) out += i + 1 < row.size() ? PadRight(row[i], widths[i]) : row[i];
+    for (size_t i = 0; i < row.size(); ++i)
+      out += i + 1 < row.size() ? PadRight(row[i], widths[i]) : row[i];
     out += "\n";
   }
   return out;
@@ -70,15 +70,16 @@ json OutputObject(const config::BootstrapToken& t) {
   return out;
 }
 
-Result<std::unique_ptr<util::KubeClient>> Client(const TokenCommandDeps& deps, const std::string& path) {
+Result<std::unique_ptr<util::KubeClient>> Client(const TokenCommandDeps& deps,
+                                                 const std::string& path) {
   if (!deps.client_factory) return Internal("no API client factory");
   return deps.client_factory(path);
 }
 
 }  // namespace
 
-Status TokenList(const std::string& kubeconfig, const std::string& output, const TokenCommandDeps& deps,
-                 std::ostream& out, std::ostream& err) {
+Status TokenList(const std::string& kubeconfig, const std::string& output,
+                 const TokenCommandDeps& deps, std::ostream& out, std::ostream& err) {
   auto client = Client(deps, kubeconfig);
   if (!client) return client.error();
   auto list = (*client)->Get("/api/v1/namespaces/kube-system/secrets");
@@ -95,8 +96,10 @@ Status TokenList(const std::string& kubeconfig, const std::string& output, const
   }
   if (output == "json" || output == "yaml") {
     for (size_t i = 0; i < tokens.size(); ++i) {
-      if (output == "json") out << OutputObject(tokens[i]).dump(4) << "\n";
-      else out << (i > 0 ? "---\n" : "") << util::yaml::Emit(OutputObject(tokens[i]));
+      if (output == "json")
+        out << OutputObject(tokens[i]).dump(4) << "\n";
+      else
+        out << (i > 0 ? "---\n" : "") << util::yaml::Emit(OutputObject(tokens[i]));
     }
     return Status::Ok();
   }
@@ -121,8 +124,9 @@ Status TokenDelete(const std::string& kubeconfig, const std::vector<std::string>
     if (!phases::IsValidTokenId(arg)) {
       auto token = phases::ParseBootstrapToken(arg);
       if (!token) {
-        return InvalidArgument("given token didn't match pattern \"[a-z0-9]{6}\" or "
-                               "\"[a-z0-9]{6}\\.[a-z0-9]{16}\"");
+        return InvalidArgument(
+            "given token didn't match pattern \"[a-z0-9]{6}\" or "
+            "\"[a-z0-9]{6}\\.[a-z0-9]{16}\"");
       }
       id = token->id;
     }
@@ -177,8 +181,9 @@ void AddTokenCommand(CLI::App& root, CommandContext& context, TokenCommandDeps d
   auto* token = root.add_subcommand("token", "Manage bootstrap tokens");
   token->require_subcommand(1);
   auto kubeconfig = std::make_shared<std::string>("/etc/kubernetes/admin.conf");
-  token->add_option("--kubeconfig", *kubeconfig,
-                    "The kubeconfig file to use when talking to the cluster")
+  token
+      ->add_option("--kubeconfig", *kubeconfig,
+                   "The kubeconfig file to use when talking to the cluster")
       ->capture_default_str();
   auto shared = std::make_shared<TokenCommandDeps>(std::move(deps));
   AddTokenCreateCommand(*token, context, kubeconfig, shared);

@@ -51,20 +51,21 @@ struct TokenCreateOptions {
 // and their "[upload-certs]" lines go to `err`. Everything that can be refused (flags, the admin
 // kubeconfig, the cluster's configuration, the CA key on this node) is checked before the Secret is
 // created; the output holds secrets, errors never do.
-Status TokenCreate(const TokenCreateOptions& options, const TokenCommandDeps& deps, std::ostream& out,
-                   std::ostream& err);
+Status TokenCreate(const TokenCreateOptions& options, const TokenCommandDeps& deps,
+                   std::ostream& out, std::ostream& err);
 
 // Decodes the join token `args` holds (exactly one) and prints its fields, secrets redacted:
 // "text", or "json"/"yaml" objects with the fields formatVersion, endpoints, tokenID,
 // bootstrapToken, caCertHashes, controlPlane [, certificateKey] (docs/token.md). No network.
 // InvalidArgument, never echoing the argument, when it is not a valid join token.
-Status TokenInspect(const std::vector<std::string>& args, const std::string& output, std::ostream& out);
+Status TokenInspect(const std::vector<std::string>& args, const std::string& output,
+                    std::ostream& out);
 
 // Prints every bootstrap token Secret of kube-system: kubeadm's table (TOKEN TTL EXPIRES USAGES
 // DESCRIPTION EXTRA GROUPS) for "text", output.kubeadm.k8s.io/v1alpha3 BootstrapToken objects for
 // "json" and "yaml". Secrets that are not valid tokens are reported on `err` and skipped.
-Status TokenList(const std::string& kubeconfig, const std::string& output, const TokenCommandDeps& deps,
-                 std::ostream& out, std::ostream& err);
+Status TokenList(const std::string& kubeconfig, const std::string& output,
+                 const TokenCommandDeps& deps, std::ostream& out, std::ostream& err);
 
 // Deletes the Secret of each token id or full token, printing `bootstrap token "<id>" deleted`.
 Status TokenDelete(const std::string& kubeconfig, const std::vector<std::string>& ids_or_tokens,

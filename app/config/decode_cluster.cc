@@ -11,7 +11,8 @@ void DecodeVolumes(FieldReader& parent, std::vector<HostPathMount>& out) {
   if (!list) return;
   for (size_t i = 0; i < list->size(); ++i) {
     std::string path = Indexed(parent.Path("extraVolumes"), i);
-    if (!(*list)[i].is_object()) return parent.context().Invalid(path, ValueText((*list)[i]), "must be an object");
+    if (!(*list)[i].is_object())
+      return parent.context().Invalid(path, ValueText((*list)[i]), "must be an object");
     FieldReader item((*list)[i], path, parent.context());
     HostPathMount m;
     item.String("name", m.name);
@@ -45,7 +46,8 @@ void DecodeAPIServer(FieldReader& parent, DecodedCluster& out) {
   FieldReader reader(*obj, parent.Path("apiServer"), parent.context());
   DecodeComponentFields(reader, out.cfg.api_server.component);
   reader.StringList("certSANs", out.cfg.api_server.cert_sans);
-  if (!reader.context().v1beta4()) reader.OptionalDuration("timeoutForControlPlane", out.timeout_for_control_plane);
+  if (!reader.context().v1beta4())
+    reader.OptionalDuration("timeoutForControlPlane", out.timeout_for_control_plane);
   reader.Finish();
 }
 
@@ -110,7 +112,8 @@ void DecodeFeatureGates(FieldReader& parent, std::map<std::string, bool>& out) {
   if (!gates) return;
   for (const auto& [name, value] : gates->items()) {
     if (!value.is_boolean()) {
-      return parent.context().Invalid(parent.Path("featureGates") + "." + name, ValueText(value), "must be a boolean");
+      return parent.context().Invalid(parent.Path("featureGates") + "." + name, ValueText(value),
+                                      "must be a boolean");
     }
     out[name] = value.get<bool>();
   }
@@ -118,16 +121,19 @@ void DecodeFeatureGates(FieldReader& parent, std::map<std::string, bool>& out) {
 
 void DecodeEncryption(FieldReader& parent, EncryptionAlgorithm& out) {
   static const std::map<std::string, EncryptionAlgorithm> kAlgorithms = {
-      {"RSA-2048", EncryptionAlgorithm::kRsa2048},     {"RSA-3072", EncryptionAlgorithm::kRsa3072},
-      {"RSA-4096", EncryptionAlgorithm::kRsa4096},     {"ECDSA-P256", EncryptionAlgorithm::kEcdsaP256},
+      {"RSA-2048", EncryptionAlgorithm::kRsa2048},
+      {"RSA-3072", EncryptionAlgorithm::kRsa3072},
+      {"RSA-4096", EncryptionAlgorithm::kRsa4096},
+      {"ECDSA-P256", EncryptionAlgorithm::kEcdsaP256},
       {"ECDSA-P384", EncryptionAlgorithm::kEcdsaP384}};
   std::string text;
   parent.String("encryptionAlgorithm", text);
   if (text.empty()) return;
   auto it = kAlgorithms.find(text);
   if (it == kAlgorithms.end()) {
-    return parent.context().Invalid(parent.Path("encryptionAlgorithm"), text,
-                                    "must be one of RSA-2048, RSA-3072, RSA-4096, ECDSA-P256, ECDSA-P384");
+    return parent.context().Invalid(
+        parent.Path("encryptionAlgorithm"), text,
+        "must be one of RSA-2048, RSA-3072, RSA-4096, ECDSA-P256, ECDSA-P384");
   }
   out = it->second;
 }

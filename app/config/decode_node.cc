@@ -16,7 +16,8 @@ void DecodeTaints(FieldReader& node, std::optional<std::vector<Taint>>& out) {
   std::vector<Taint> taints;
   for (size_t i = 0; i < list->size(); ++i) {
     std::string path = Indexed(node.Path("taints"), i);
-    if (!(*list)[i].is_object()) return node.context().Invalid(path, ValueText((*list)[i]), "must be an object");
+    if (!(*list)[i].is_object())
+      return node.context().Invalid(path, ValueText((*list)[i]), "must be an object");
     FieldReader item((*list)[i], path, node.context());
     Taint taint;
     item.String("key", taint.key);
@@ -91,7 +92,8 @@ void DecodeBootstrapTokens(FieldReader& parent, std::vector<BootstrapToken>& out
   for (size_t i = 0; i < list->size(); ++i) {
     std::string path = Indexed(parent.Path("bootstrapTokens"), i);
     const Json& doc = (*list)[i];
-    if (!doc.is_object()) return parent.context().Invalid(path, ValueText(doc), "must be an object");
+    if (!doc.is_object())
+      return parent.context().Invalid(path, ValueText(doc), "must be an object");
     FieldReader item(doc, path, parent.context());
     BootstrapToken token;
     DecodeToken(item, token);
@@ -101,7 +103,8 @@ void DecodeBootstrapTokens(FieldReader& parent, std::vector<BootstrapToken>& out
     item.String("expires", expires);
     if (!expires.empty()) {
       token.expires = util::ParseRfc3339(expires, util::Rfc3339Case::kAny);
-      if (!token.expires) item.context().Invalid(item.Path("expires"), expires, "must be an RFC 3339 time");
+      if (!token.expires)
+        item.context().Invalid(item.Path("expires"), expires, "must be an RFC 3339 time");
     }
     item.StringList("usages", token.usages);
     item.StringList("groups", token.groups);
@@ -115,7 +118,8 @@ void DecodeEnvs(FieldReader& parent, const char* key, std::vector<EnvVar>& out) 
   if (!list) return;
   for (size_t i = 0; i < list->size(); ++i) {
     std::string path = Indexed(parent.Path(key), i);
-    if (!(*list)[i].is_object()) return parent.context().Invalid(path, ValueText((*list)[i]), "must be an object");
+    if (!(*list)[i].is_object())
+      return parent.context().Invalid(path, ValueText((*list)[i]), "must be an object");
     FieldReader item((*list)[i], path, parent.context());
     EnvVar env;
     item.String("name", env.name);

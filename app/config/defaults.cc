@@ -28,9 +28,12 @@ bool IsUnspecifiedAddress(const std::string& address) {
 }
 
 Status DefaultAdvertiseAddress(APIEndpoint& endpoint, const util::Machine& machine) {
-  if (!endpoint.advertise_address.empty() && !IsUnspecifiedAddress(endpoint.advertise_address)) return Status();
+  if (!endpoint.advertise_address.empty() && !IsUnspecifiedAddress(endpoint.advertise_address))
+    return Status();
   auto address = machine.DefaultRouteAddress();
-  if (!address) return address.error().Wrap("unable to select an IP from default routes for the advertise address");
+  if (!address)
+    return address.error().Wrap(
+        "unable to select an IP from default routes for the advertise address");
   endpoint.advertise_address = *address;
   return Status();
 }
@@ -118,7 +121,8 @@ Status SetJoinDefaults(JoinConfiguration& cfg, const util::Machine& machine) {
   SetNodeRegistrationDefaults(cfg.node_registration, machine);
   DefaultString(cfg.ca_cert_path, "/etc/kubernetes/pki/ca.crt");
   Discovery& d = cfg.discovery;
-  if (d.tls_bootstrap_token.empty() && d.bootstrap_token) d.tls_bootstrap_token = d.bootstrap_token->token;
+  if (d.tls_bootstrap_token.empty() && d.bootstrap_token)
+    d.tls_bootstrap_token = d.bootstrap_token->token;
   if (d.bootstrap_token) {
     for (std::string& hash : d.bootstrap_token->ca_cert_hashes) hash = Lower(hash);
   }
@@ -127,7 +131,8 @@ Status SetJoinDefaults(JoinConfiguration& cfg, const util::Machine& machine) {
   }
   if (cfg.control_plane) {
     KKADM_RETURN_IF_ERROR(DefaultAdvertiseAddress(cfg.control_plane->local_api_endpoint, machine));
-    if (cfg.control_plane->local_api_endpoint.bind_port == 0) cfg.control_plane->local_api_endpoint.bind_port = 6443;
+    if (cfg.control_plane->local_api_endpoint.bind_port == 0)
+      cfg.control_plane->local_api_endpoint.bind_port = 6443;
     cfg.control_plane->certificate_key = Lower(cfg.control_plane->certificate_key);
   }
   return Status();

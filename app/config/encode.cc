@@ -64,18 +64,26 @@ json EtcdJson(const Etcd& etcd) {
   }
   if (etcd.external) {
     const ExternalEtcd& e = *etcd.external;
-    out["external"] = {{"endpoints", e.endpoints}, {"caFile", e.ca_file}, {"certFile", e.cert_file}, {"keyFile", e.key_file}};
+    out["external"] = {{"endpoints", e.endpoints},
+                       {"caFile", e.ca_file},
+                       {"certFile", e.cert_file},
+                       {"keyFile", e.key_file}};
   }
   return out;
 }
 
 const char* AlgorithmName(EncryptionAlgorithm a) {
   switch (a) {
-    case EncryptionAlgorithm::kRsa2048: return "RSA-2048";
-    case EncryptionAlgorithm::kRsa3072: return "RSA-3072";
-    case EncryptionAlgorithm::kRsa4096: return "RSA-4096";
-    case EncryptionAlgorithm::kEcdsaP256: return "ECDSA-P256";
-    case EncryptionAlgorithm::kEcdsaP384: return "ECDSA-P384";
+    case EncryptionAlgorithm::kRsa2048:
+      return "RSA-2048";
+    case EncryptionAlgorithm::kRsa3072:
+      return "RSA-3072";
+    case EncryptionAlgorithm::kRsa4096:
+      return "RSA-4096";
+    case EncryptionAlgorithm::kEcdsaP256:
+      return "ECDSA-P256";
+    case EncryptionAlgorithm::kEcdsaP384:
+      return "ECDSA-P384";
   }
   return "RSA-2048";
 }
@@ -124,8 +132,8 @@ json TokenJson(const BootstrapToken& t) {
 }
 
 // Fields InitConfiguration and JoinConfiguration share.
-void PutCommon(json& out, const std::vector<std::string>& skip_phases, const std::string& patches, bool dry_run,
-               const Timeouts& timeouts) {
+void PutCommon(json& out, const std::vector<std::string>& skip_phases, const std::string& patches,
+               bool dry_run, const Timeouts& timeouts) {
   PutIf(out, "skipPhases", skip_phases);
   if (!patches.empty()) out["patches"] = {{"directory", patches}};
   if (dry_run) out["dryRun"] = true;
@@ -136,7 +144,8 @@ void PutCommon(json& out, const std::vector<std::string>& skip_phases, const std
 
 std::string EncodeInitConfiguration(const InitConfiguration& cfg) {
   json out = {{"apiVersion", kApiVersion}, {"kind", "InitConfiguration"}};
-  for (const BootstrapToken& t : cfg.bootstrap_tokens) out["bootstrapTokens"].push_back(TokenJson(t));
+  for (const BootstrapToken& t : cfg.bootstrap_tokens)
+    out["bootstrapTokens"].push_back(TokenJson(t));
   out["nodeRegistration"] = NodeRegistrationJson(cfg.node_registration);
   out["localAPIEndpoint"] = EndpointJson(cfg.local_api_endpoint);
   PutIf(out, "certificateKey", cfg.certificate_key);
@@ -147,7 +156,8 @@ std::string EncodeInitConfiguration(const InitConfiguration& cfg) {
 std::string EncodeClusterConfiguration(const ClusterConfiguration& cfg) {
   json out = {{"apiVersion", kApiVersion}, {"kind", "ClusterConfiguration"}};
   out["etcd"] = EtcdJson(cfg.etcd);
-  out["networking"] = {{"serviceSubnet", cfg.networking.service_subnet}, {"dnsDomain", cfg.networking.dns_domain}};
+  out["networking"] = {{"serviceSubnet", cfg.networking.service_subnet},
+                       {"dnsDomain", cfg.networking.dns_domain}};
   PutIf(out["networking"], "podSubnet", cfg.networking.pod_subnet);
   PutIf(out, "kubernetesVersion", cfg.kubernetes_version);
   PutIf(out, "controlPlaneEndpoint", cfg.control_plane_endpoint);
@@ -172,7 +182,8 @@ std::string EncodeClusterConfiguration(const ClusterConfiguration& cfg) {
 }
 
 std::string EncodeJoinConfiguration(const JoinConfiguration& cfg) {
-  json out = {{"apiVersion", kApiVersion}, {"kind", "JoinConfiguration"}, {"caCertPath", cfg.ca_cert_path}};
+  json out = {
+      {"apiVersion", kApiVersion}, {"kind", "JoinConfiguration"}, {"caCertPath", cfg.ca_cert_path}};
   out["nodeRegistration"] = NodeRegistrationJson(cfg.node_registration);
   json discovery = json::object();
   if (const auto& bt = cfg.discovery.bootstrap_token) {
@@ -181,11 +192,13 @@ std::string EncodeJoinConfiguration(const JoinConfiguration& cfg) {
     if (bt->unsafe_skip_ca_verification) b["unsafeSkipCAVerification"] = true;
     discovery["bootstrapToken"] = b;
   }
-  if (cfg.discovery.file) discovery["file"] = {{"kubeConfigPath", cfg.discovery.file->kube_config_path}};
+  if (cfg.discovery.file)
+    discovery["file"] = {{"kubeConfigPath", cfg.discovery.file->kube_config_path}};
   PutIf(discovery, "tlsBootstrapToken", cfg.discovery.tls_bootstrap_token);
   out["discovery"] = discovery;
   if (cfg.control_plane) {
-    out["controlPlane"] = {{"localAPIEndpoint", EndpointJson(cfg.control_plane->local_api_endpoint)}};
+    out["controlPlane"] = {
+        {"localAPIEndpoint", EndpointJson(cfg.control_plane->local_api_endpoint)}};
     PutIf(out["controlPlane"], "certificateKey", cfg.control_plane->certificate_key);
   }
   PutCommon(out, cfg.skip_phases, cfg.patches_directory, cfg.dry_run, cfg.timeouts);

@@ -18,7 +18,8 @@ Status InvalidField(const std::string& origin, const std::string& path, const st
   return Status::Field({origin, path, "invalid value \"" + value + "\": " + reason});
 }
 
-void DecodeContext::Invalid(const std::string& path, const std::string& value, const std::string& reason) {
+void DecodeContext::Invalid(const std::string& path, const std::string& value,
+                            const std::string& reason) {
   if (!status_.ok()) return;
   status_ = InvalidField(origin_, path, value, reason);
 }
@@ -56,9 +57,11 @@ void FieldReader::String(const char* key, std::string& out) {
 void FieldReader::Int(const char* key, int& out) {
   const Json* v = Get(key);
   if (!v) return;
-  if (!v->is_number_integer()) return context_.Invalid(Path(key), ValueText(*v), "must be an integer");
+  if (!v->is_number_integer())
+    return context_.Invalid(Path(key), ValueText(*v), "must be an integer");
   long long n = v->get<long long>();
-  if (n < INT32_MIN || n > INT32_MAX) return context_.Invalid(Path(key), ValueText(*v), "out of range");
+  if (n < INT32_MIN || n > INT32_MAX)
+    return context_.Invalid(Path(key), ValueText(*v), "out of range");
   out = static_cast<int>(n);
 }
 
@@ -79,7 +82,8 @@ void FieldReader::OptionalDuration(const char* key, std::optional<config::Durati
   const Json* v = Get(key);
   if (!v) return;
   if (!v->is_string()) {
-    return context_.Invalid(Path(key), ValueText(*v), "must be a duration string such as \"24h0m0s\"");
+    return context_.Invalid(Path(key), ValueText(*v),
+                            "must be a duration string such as \"24h0m0s\"");
   }
   auto d = util::ParseDuration(v->get<std::string>());
   if (!d) return context_.Invalid(Path(key), ValueText(*v), d.error().message());
@@ -92,7 +96,8 @@ void FieldReader::StringList(const char* key, std::vector<std::string>& out) {
   std::vector<std::string> items;
   for (size_t i = 0; i < v->size(); ++i) {
     const Json& item = (*v)[i];
-    if (!item.is_string()) return context_.Invalid(Indexed(Path(key), i), ValueText(item), "must be a string");
+    if (!item.is_string())
+      return context_.Invalid(Indexed(Path(key), i), ValueText(item), "must be a string");
     items.push_back(item.get<std::string>());
   }
   out = std::move(items);
@@ -103,18 +108,22 @@ void FieldReader::Args(const char* key, std::vector<Arg>& out) {
   if (!v) return;
   std::vector<Arg> args;
   if (!context_.v1beta4()) {
-    if (!v->is_object()) return context_.Invalid(Path(key), ValueText(*v), "must be a map of strings in v1beta3");
+    if (!v->is_object())
+      return context_.Invalid(Path(key), ValueText(*v), "must be a map of strings in v1beta3");
     for (const auto& [name, value] : v->items()) {
-      if (!value.is_string()) return context_.Invalid(Path(key) + "." + name, ValueText(value), "must be a string");
+      if (!value.is_string())
+        return context_.Invalid(Path(key) + "." + name, ValueText(value), "must be a string");
       args.push_back(Arg{name, value.get<std::string>()});
     }
     std::sort(args.begin(), args.end(), [](const Arg& a, const Arg& b) { return a.name < b.name; });
   } else {
     if (!v->is_array()) {
-      return context_.Invalid(Path(key), ValueText(*v), "must be a list of {name, value} in v1beta4");
+      return context_.Invalid(Path(key), ValueText(*v),
+                              "must be a list of {name, value} in v1beta4");
     }
     for (size_t i = 0; i < v->size(); ++i) {
-      if (!(*v)[i].is_object()) return context_.Invalid(Indexed(Path(key), i), ValueText((*v)[i]), "must be an object");
+      if (!(*v)[i].is_object())
+        return context_.Invalid(Indexed(Path(key), i), ValueText((*v)[i]), "must be an object");
       FieldReader item((*v)[i], Indexed(Path(key), i), context_);
       Arg arg;
       item.String("name", arg.name);

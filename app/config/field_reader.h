@@ -2,12 +2,11 @@
 // kubeadm's strictness rules (wrong types are errors; unknown fields warn or fail).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/config/types.h"
 #include "app/util/status.h"
@@ -23,7 +22,8 @@ enum class ApiVersion { kV1beta3, kV1beta4 };
 class DecodeContext {
  public:
   // `origin` prefixes every message: "kubeadm.yaml: InitConfiguration (document 1)".
-  DecodeContext(std::string origin, ApiVersion version, bool strict, std::vector<std::string>& warnings)
+  DecodeContext(std::string origin, ApiVersion version, bool strict,
+                std::vector<std::string>& warnings)
       : origin_(std::move(origin)), version_(version), strict_(strict), warnings_(warnings) {}
 
   ApiVersion version() const { return version_; }

@@ -1,5 +1,5 @@
-// InitFlags: the config-bound flags of `kkadm init` (kubeadm's init flags, §2). A set optional means
-// the user gave the flag; the command layer binds CLI11 options to these.
+// InitFlags: the config-bound flags of `kkadm init` (kubeadm's init flags, §2). A set optional
+// means the user gave the flag; the command layer binds CLI11 options to these.
 #pragma once
 
 #include <optional>

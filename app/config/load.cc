@@ -40,8 +40,8 @@ Status Store(std::optional<T>& slot, std::string& origin_slot, T value, const Do
 }
 
 Status UnknownKind(const DocInfo& info, bool strict, LoadedDocuments& out) {
-  std::string message = info.origin + ": kind: unknown kind \"" + info.kind + "\" for apiVersion \"" +
-                        info.api_version + "\"";
+  std::string message = info.origin + ": kind: unknown kind \"" + info.kind +
+                        "\" for apiVersion \"" + info.api_version + "\"";
   if (strict) return InvalidArgument(message);
   out.warnings.push_back(message + "; ignored");
   return Status();
@@ -61,7 +61,8 @@ Status DecodeKubeadm(const Json& doc, const DocInfo& info, bool strict, LoadedDo
   } else if (info.kind == "ResetConfiguration" && version == ApiVersion::kV1beta4) {
     stored = Store(out.reset, out.reset_origin, DecodeResetConfiguration(doc, context), info);
   } else if (info.kind == "UpgradeConfiguration" && version == ApiVersion::kV1beta4) {
-    out.warnings.push_back(info.origin + ": kind: UpgradeConfiguration is not used by kkadm; ignored");
+    out.warnings.push_back(info.origin +
+                           ": kind: UpgradeConfiguration is not used by kkadm; ignored");
   } else {
     return UnknownKind(info, strict, out);
   }
@@ -86,15 +87,19 @@ Status DecodeDocument(const Json& doc, const DocInfo& info, bool strict, LoadedD
   if (info.api_version == "kubelet.config.k8s.io/v1beta1" && info.kind == "KubeletConfiguration") {
     return StoreComponentConfig(doc, info, strict, out.component_configs.kubelet, out);
   }
-  if (info.api_version == "kubeproxy.config.k8s.io/v1alpha1" && info.kind == "KubeProxyConfiguration") {
+  if (info.api_version == "kubeproxy.config.k8s.io/v1alpha1" &&
+      info.kind == "KubeProxyConfiguration") {
     return StoreComponentConfig(doc, info, strict, out.component_configs.kube_proxy, out);
   }
   return UnknownKind(info, strict, out);
 }
 
-Result<DocInfo> ReadDocInfo(const std::string& name, const util::yaml::Document& doc, size_t index) {
-  std::string where = name + ": document " + std::to_string(index) + " (line " + std::to_string(doc.line) + ")";
-  if (!doc.value.is_object()) return InvalidArgument(where + ": a document must be a map with apiVersion and kind");
+Result<DocInfo> ReadDocInfo(const std::string& name, const util::yaml::Document& doc,
+                            size_t index) {
+  std::string where =
+      name + ": document " + std::to_string(index) + " (line " + std::to_string(doc.line) + ")";
+  if (!doc.value.is_object())
+    return InvalidArgument(where + ": a document must be a map with apiVersion and kind");
   DocInfo info;
   for (const char* key : {"apiVersion", "kind"}) {
     auto it = doc.value.find(key);

@@ -18,7 +18,8 @@ Result<LoadedDocuments> Load(const std::string& yaml, const std::string& origin)
 
 }  // namespace
 
-Result<ClusterConfiguration> ClusterConfigurationFromYaml(const std::string& yaml, const std::string& origin) {
+Result<ClusterConfiguration> ClusterConfigurationFromYaml(const std::string& yaml,
+                                                          const std::string& origin) {
   auto docs = Load(yaml, origin);
   if (!docs) return docs.error();
   if (!docs->cluster) return InvalidArgument(origin + ": no ClusterConfiguration document found");
@@ -27,11 +28,13 @@ Result<ClusterConfiguration> ClusterConfigurationFromYaml(const std::string& yam
   return cluster;
 }
 
-Result<nlohmann::json> KubeletConfigurationFromYaml(const std::string& yaml, const std::string& origin) {
+Result<nlohmann::json> KubeletConfigurationFromYaml(const std::string& yaml,
+                                                    const std::string& origin) {
   auto docs = Load(yaml, origin);
   if (!docs) return docs.error();
   if (docs->component_configs.kubelet.is_null()) {
-    return InvalidArgument(origin + ": no kubelet.config.k8s.io/v1beta1 KubeletConfiguration found");
+    return InvalidArgument(origin +
+                           ": no kubelet.config.k8s.io/v1beta1 KubeletConfiguration found");
   }
   return std::move(docs->component_configs.kubelet);
 }

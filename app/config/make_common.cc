@@ -57,7 +57,8 @@ std::vector<std::string> JoinFlags::SetNames() const {
   return Names()
       .Add(discovery_token, "discovery-token")
       .Add(discovery_token_ca_cert_hash, "discovery-token-ca-cert-hash")
-      .Add(discovery_token_unsafe_skip_ca_verification, "discovery-token-unsafe-skip-ca-verification")
+      .Add(discovery_token_unsafe_skip_ca_verification,
+           "discovery-token-unsafe-skip-ca-verification")
       .Add(discovery_file, "discovery-file")
       .Add(tls_bootstrap_token, "tls-bootstrap-token")
       .Add(token, "token")
@@ -88,10 +89,12 @@ std::vector<std::string> ResetFlags::SetNames() const {
 
 Status CheckMixedArguments(bool has_config, const std::vector<std::string>& set_flags) {
   if (!has_config) return Status();
-  static const std::set<std::string> kAllowed = {"config",     "ignore-preflight-errors", "dry-run",
-                                                 "kubeconfig", "node-name",               "kubeconfig-dir",
-                                                 "upload-certs", "print-join-command",    "rootfs",
-                                                 "v",          "log-file"};
+  static const std::set<std::string> kAllowed = {"config",       "ignore-preflight-errors",
+                                                 "dry-run",      "kubeconfig",
+                                                 "node-name",    "kubeconfig-dir",
+                                                 "upload-certs", "print-join-command",
+                                                 "rootfs",       "v",
+                                                 "log-file"};
   std::string mixed;
   for (const std::string& name : set_flags) {
     if (kAllowed.count(name) || name.rfind("skip-", 0) == 0) continue;
@@ -106,10 +109,12 @@ Result<std::map<std::string, bool>> ParseFeatureGates(const std::string& text) {
   size_t start = 0;
   while (start <= text.size() && !text.empty()) {
     size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     size_t eq = item.find('=');
     std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
-    std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(value.begin(), value.end(), value.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     if (eq == std::string::npos || eq == 0 || (value != "true" && value != "false")) {
       return InvalidArgument("--feature-gates: invalid value \"" + text +
                              "\": must be a list of name=true|false pairs separated by commas");
@@ -121,8 +126,9 @@ Result<std::map<std::string, bool>> ParseFeatureGates(const std::string& text) {
   return gates;
 }
 
-std::vector<std::string> MergePreflightErrors(const std::vector<std::string>& file_values,
-                                              const std::optional<std::vector<std::string>>& flag_values) {
+std::vector<std::string> MergePreflightErrors(
+    const std::vector<std::string>& file_values,
+    const std::optional<std::vector<std::string>>& flag_values) {
   std::vector<std::string> all = file_values;
   if (flag_values) {
     // The flag takes comma-separated lists as well as repeats.
@@ -130,7 +136,8 @@ std::vector<std::string> MergePreflightErrors(const std::vector<std::string>& fi
       size_t start = 0;
       while (true) {
         size_t comma = value.find(',', start);
-        std::string item = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        std::string item =
+            value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (!item.empty()) all.push_back(item);
         if (comma == std::string::npos) break;
         start = comma + 1;

@@ -38,12 +38,13 @@ struct LoadedReset {
 // the rest; the result is validated. Loading is lenient: unknown fields and kinds are warnings.
 // A kubernetesVersion label (or none: "stable-1") is looked up in `versions` before defaulting,
 // as kubeadm's dynamic defaults do (ResolveVersionLabel: warnings and fallback on failure).
-Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file, const InitFlags& flags,
-                                         const util::Machine& machine,
+Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file,
+                                         const InitFlags& flags, const util::Machine& machine,
                                          const ReleaseVersionSource& versions);
-Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file, const JoinFlags& flags,
-                                         const util::Machine& machine);
-Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& file, const ResetFlags& flags);
+Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file,
+                                         const JoinFlags& flags, const util::Machine& machine);
+Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& file,
+                                           const ResetFlags& flags);
 
 // A flag the user gave replaces the configuration's value (kubeadm's flag-over-file rule).
 template <class T>
@@ -57,7 +58,8 @@ Status CheckMixedArguments(bool has_config, const std::vector<std::string>& set_
 // "A=true,B=false" to a map; InvalidArgument naming --feature-gates on bad syntax.
 Result<std::map<std::string, bool>> ParseFeatureGates(const std::string& text);
 // Union of the file's and the flag's ignore-preflight-errors: lower-cased, sorted, unique.
-std::vector<std::string> MergePreflightErrors(const std::vector<std::string>& file_values,
-                                              const std::optional<std::vector<std::string>>& flag_values);
+std::vector<std::string> MergePreflightErrors(
+    const std::vector<std::string>& file_values,
+    const std::optional<std::vector<std::string>>& flag_values);
 
 }  // namespace kkadm::config

@@ -66,21 +66,24 @@ Status ApplyInitFlags(const InitFlags& flags, InitConfiguration& cfg) {
   OverrideIfSet(cfg.patches_directory, flags.patches);
   OverrideIfSet(cfg.dry_run, flags.dry_run);
   OverrideIfSet(cfg.skip_phases, flags.skip_phases);
-  cfg.node_registration.ignore_preflight_errors =
-      MergePreflightErrors(cfg.node_registration.ignore_preflight_errors, flags.ignore_preflight_errors);
+  cfg.node_registration.ignore_preflight_errors = MergePreflightErrors(
+      cfg.node_registration.ignore_preflight_errors, flags.ignore_preflight_errors);
   KKADM_RETURN_IF_ERROR(ApplyTokenFlags(flags, cfg));
   return ApplyClusterFlags(flags, cfg.cluster);
 }
 
 void WarnUnexpectedKinds(const LoadedDocuments& docs, std::vector<std::string>& warnings) {
-  if (docs.join) warnings.push_back(docs.join_origin + ": kind: JoinConfiguration is not used by init; ignored");
-  if (docs.reset) warnings.push_back(docs.reset_origin + ": kind: ResetConfiguration is not used by init; ignored");
+  if (docs.join)
+    warnings.push_back(docs.join_origin + ": kind: JoinConfiguration is not used by init; ignored");
+  if (docs.reset)
+    warnings.push_back(docs.reset_origin +
+                       ": kind: ResetConfiguration is not used by init; ignored");
 }
 
 }  // namespace
 
-Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file, const InitFlags& flags,
-                                         const util::Machine& machine,
+Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file,
+                                         const InitFlags& flags, const util::Machine& machine,
                                          const ReleaseVersionSource& versions) {
   KKADM_RETURN_IF_ERROR(CheckMixedArguments(file.has_value(), flags.SetNames()));
   LoadedInit out;
@@ -99,7 +102,8 @@ Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file
       out.cfg.cluster = std::move(docs->cluster->cfg);
       cluster_origin = docs->cluster_origin;
       if (docs->cluster->timeout_for_control_plane) {
-        out.cfg.timeouts.control_plane_component_health_check = *docs->cluster->timeout_for_control_plane;
+        out.cfg.timeouts.control_plane_component_health_check =
+            *docs->cluster->timeout_for_control_plane;
       }
     }
     out.cfg.component_configs = std::move(docs->component_configs);
@@ -109,7 +113,8 @@ Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file
   if (!version) return version.error();
   out.cfg.cluster.kubernetes_version = *version;
   KKADM_RETURN_IF_ERROR(SetInitDefaults(out.cfg, machine));
-  KKADM_RETURN_IF_ERROR(ValidateInitConfiguration(out.cfg, init_origin, cluster_origin, out.warnings));
+  KKADM_RETURN_IF_ERROR(
+      ValidateInitConfiguration(out.cfg, init_origin, cluster_origin, out.warnings));
   return out;
 }
 

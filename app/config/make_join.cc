@@ -1,4 +1,5 @@
-// MakeJoinConfiguration / MakeResetConfiguration: --config file + flags -> defaulted, validated config.
+// MakeJoinConfiguration / MakeResetConfiguration: --config file + flags -> defaulted, validated
+// config.
 #include <algorithm>
 
 #include "app/config/defaults.h"
@@ -24,22 +25,27 @@ void ApplyDiscoveryFlags(const JoinFlags& flags, JoinConfiguration& cfg) {
   bt.token = discovery_token;
   bt.api_server_endpoint = flags.endpoint.value_or("");
   bt.ca_cert_hashes = flags.discovery_token_ca_cert_hash.value_or(std::vector<std::string>{});
-  bt.unsafe_skip_ca_verification = flags.discovery_token_unsafe_skip_ca_verification.value_or(false);
+  bt.unsafe_skip_ca_verification =
+      flags.discovery_token_unsafe_skip_ca_verification.value_or(false);
   cfg.discovery.bootstrap_token = std::move(bt);
 }
 
-void ApplyControlPlaneFlags(const JoinFlags& flags, JoinConfiguration& cfg, std::vector<std::string>& warnings) {
+void ApplyControlPlaneFlags(const JoinFlags& flags, JoinConfiguration& cfg,
+                            std::vector<std::string>& warnings) {
   if (!flags.control_plane.value_or(false)) {
     std::vector<std::string> set = flags.SetNames();
-    for (const char* name : {"apiserver-advertise-address", "apiserver-bind-port", "certificate-key"}) {
+    for (const char* name :
+         {"apiserver-advertise-address", "apiserver-bind-port", "certificate-key"}) {
       if (std::find(set.begin(), set.end(), name) != set.end()) {
-        warnings.push_back(std::string("--") + name + " is only used with --control-plane; ignored");
+        warnings.push_back(std::string("--") + name +
+                           " is only used with --control-plane; ignored");
       }
     }
     return;
   }
   if (!cfg.control_plane) cfg.control_plane = JoinControlPlane{};
-  OverrideIfSet(cfg.control_plane->local_api_endpoint.advertise_address, flags.apiserver_advertise_address);
+  OverrideIfSet(cfg.control_plane->local_api_endpoint.advertise_address,
+                flags.apiserver_advertise_address);
   OverrideIfSet(cfg.control_plane->local_api_endpoint.bind_port, flags.apiserver_bind_port);
   OverrideIfSet(cfg.control_plane->certificate_key, flags.certificate_key);
 }
@@ -50,14 +56,14 @@ void ApplyNodeFlags(const JoinFlags& flags, JoinConfiguration& cfg) {
   OverrideIfSet(cfg.patches_directory, flags.patches);
   OverrideIfSet(cfg.dry_run, flags.dry_run);
   OverrideIfSet(cfg.skip_phases, flags.skip_phases);
-  cfg.node_registration.ignore_preflight_errors =
-      MergePreflightErrors(cfg.node_registration.ignore_preflight_errors, flags.ignore_preflight_errors);
+  cfg.node_registration.ignore_preflight_errors = MergePreflightErrors(
+      cfg.node_registration.ignore_preflight_errors, flags.ignore_preflight_errors);
 }
 
 }  // namespace
 
-Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file, const JoinFlags& flags,
-                                         const util::Machine& machine) {
+Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file,
+                                         const JoinFlags& flags, const util::Machine& machine) {
   KKADM_RETURN_IF_ERROR(CheckMixedArguments(file.has_value(), flags.SetNames()));
   LoadedJoin out;
   std::string origin = DefaultedOrigin("JoinConfiguration");
@@ -66,9 +72,12 @@ Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file
     if (!docs) return docs.error();
     out.warnings = docs->warnings;
     if (!docs->join) return InvalidArgument(file->name + ": no JoinConfiguration document found");
-    if (docs->init) out.warnings.push_back(docs->init_origin + ": kind: InitConfiguration is not used by join; ignored");
+    if (docs->init)
+      out.warnings.push_back(docs->init_origin +
+                             ": kind: InitConfiguration is not used by join; ignored");
     if (docs->cluster) {
-      out.warnings.push_back(docs->cluster_origin + ": kind: ClusterConfiguration is not used by join; ignored");
+      out.warnings.push_back(docs->cluster_origin +
+                             ": kind: ClusterConfiguration is not used by join; ignored");
     }
     out.cfg = std::move(*docs->join);
     origin = docs->join_origin;
@@ -86,7 +95,8 @@ Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file
   return out;
 }
 
-Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& file, const ResetFlags& flags) {
+Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& file,
+                                           const ResetFlags& flags) {
   KKADM_RETURN_IF_ERROR(CheckMixedArguments(file.has_value(), flags.SetNames()));
   LoadedReset out;
   std::string origin = DefaultedOrigin("ResetConfiguration");
@@ -105,7 +115,8 @@ Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& fi
   OverrideIfSet(out.cfg.cleanup_tmp_dir, flags.cleanup_tmp_dir);
   OverrideIfSet(out.cfg.dry_run, flags.dry_run);
   OverrideIfSet(out.cfg.skip_phases, flags.skip_phases);
-  out.cfg.ignore_preflight_errors = MergePreflightErrors(out.cfg.ignore_preflight_errors, flags.ignore_preflight_errors);
+  out.cfg.ignore_preflight_errors =
+      MergePreflightErrors(out.cfg.ignore_preflight_errors, flags.ignore_preflight_errors);
   SetResetDefaults(out.cfg);
   KKADM_RETURN_IF_ERROR(ValidateResetConfiguration(out.cfg, origin, out.warnings));
   return out;

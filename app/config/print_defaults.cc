@@ -66,37 +66,38 @@ Result<InitConfiguration> InitDefaultsForPrint() {
 Result<JoinConfiguration> JoinDefaultsForPrint() {
   JoinConfiguration cfg;
   std::string token = std::string(kExampleTokenId) + "." + kExampleTokenSecret;
-  cfg.discovery.bootstrap_token =
-      BootstrapTokenDiscovery{token, "kube-apiserver:6443", {}, /*unsafe_skip_ca_verification=*/true};
+  cfg.discovery.bootstrap_token = BootstrapTokenDiscovery{
+      token, "kube-apiserver:6443", {}, /*unsafe_skip_ca_verification=*/true};
   cfg.discovery.tls_bootstrap_token = token;
   KKADM_RETURN_IF_ERROR(SetJoinDefaults(cfg, ExampleMachine()));
   return cfg;
 }
 
-Result<nlohmann::json> DefaultComponentConfig(const std::string& kind, const ClusterConfiguration& cluster) {
+Result<nlohmann::json> DefaultComponentConfig(const std::string& kind,
+                                              const ClusterConfiguration& cluster) {
   if (kind == "KubeletConfiguration") {
-    return nlohmann::json{
-        {"apiVersion", "kubelet.config.k8s.io/v1beta1"},
-        {"kind", "KubeletConfiguration"},
-        {"authentication",
-         {{"anonymous", {{"enabled", false}}},
-          {"webhook", {{"enabled", true}}},
-          {"x509", {{"clientCAFile", cluster.certificates_dir + "/ca.crt"}}}}},
-        {"authorization", {{"mode", "Webhook"}}},
-        {"cgroupDriver", "systemd"},
-        {"clusterDNS", {DnsServiceIP(cluster.networking.service_subnet)}},
-        {"clusterDomain", cluster.networking.dns_domain},
-        {"healthzBindAddress", "127.0.0.1"},
-        {"healthzPort", 10248},
-        {"rotateCertificates", true},
-        {"staticPodPath", "/etc/kubernetes/manifests"}};
+    return nlohmann::json{{"apiVersion", "kubelet.config.k8s.io/v1beta1"},
+                          {"kind", "KubeletConfiguration"},
+                          {"authentication",
+                           {{"anonymous", {{"enabled", false}}},
+                            {"webhook", {{"enabled", true}}},
+                            {"x509", {{"clientCAFile", cluster.certificates_dir + "/ca.crt"}}}}},
+                          {"authorization", {{"mode", "Webhook"}}},
+                          {"cgroupDriver", "systemd"},
+                          {"clusterDNS", {DnsServiceIP(cluster.networking.service_subnet)}},
+                          {"clusterDomain", cluster.networking.dns_domain},
+                          {"healthzBindAddress", "127.0.0.1"},
+                          {"healthzPort", 10248},
+                          {"rotateCertificates", true},
+                          {"staticPodPath", "/etc/kubernetes/manifests"}};
   }
   if (kind == "KubeProxyConfiguration") {
-    return nlohmann::json{{"apiVersion", "kubeproxy.config.k8s.io/v1alpha1"},
-                          {"kind", "KubeProxyConfiguration"},
-                          {"bindAddress", "0.0.0.0"},
-                          {"clientConnection", {{"kubeconfig", "/var/lib/kube-proxy/kubeconfig.conf"}}},
-                          {"clusterCIDR", cluster.networking.pod_subnet}};
+    return nlohmann::json{
+        {"apiVersion", "kubeproxy.config.k8s.io/v1alpha1"},
+        {"kind", "KubeProxyConfiguration"},
+        {"bindAddress", "0.0.0.0"},
+        {"clientConnection", {{"kubeconfig", "/var/lib/kube-proxy/kubeconfig.conf"}}},
+        {"clusterCIDR", cluster.networking.pod_subnet}};
   }
   return InvalidArgument("--component-configs: invalid value \"" + kind +
                          "\": must be one of KubeletConfiguration, KubeProxyConfiguration");

@@ -24,6 +24,7 @@ Result<JoinConfiguration> JoinDefaultsForPrint();
 
 // The default KubeletConfiguration / KubeProxyConfiguration document for `cluster` (§9);
 // InvalidArgument for another kind.
-Result<nlohmann::json> DefaultComponentConfig(const std::string& kind, const ClusterConfiguration& cluster);
+Result<nlohmann::json> DefaultComponentConfig(const std::string& kind,
+                                              const ClusterConfiguration& cluster);
 
 }  // namespace kkadm::config

@@ -33,7 +33,8 @@ class Checker {
 Status ValidateClusterConfiguration(const ClusterConfiguration& cfg, const std::string& origin,
                                     std::vector<std::string>& warnings);
 Status ValidateInitConfiguration(const InitConfiguration& cfg, const std::string& init_origin,
-                                 const std::string& cluster_origin, std::vector<std::string>& warnings);
+                                 const std::string& cluster_origin,
+                                 std::vector<std::string>& warnings);
 // `machine` tells whether a discovery file exists.
 Status ValidateJoinConfiguration(const JoinConfiguration& cfg, const std::string& origin,
                                  const util::Machine& machine, std::vector<std::string>& warnings);
@@ -41,9 +42,11 @@ Status ValidateResetConfiguration(const ResetConfiguration& cfg, const std::stri
                                   std::vector<std::string>& warnings);
 
 // Shared checks (validate_node.cc), usable with any Checker.
-void ValidateNodeRegistration(const NodeRegistration& node, const std::string& path, Checker& check);
+void ValidateNodeRegistration(const NodeRegistration& node, const std::string& path,
+                              Checker& check);
 void ValidateAPIEndpoint(const APIEndpoint& endpoint, const std::string& path, Checker& check);
-void ValidateIgnorePreflightErrors(const std::vector<std::string>& names, const std::string& path, Checker& check);
+void ValidateIgnorePreflightErrors(const std::vector<std::string>& names, const std::string& path,
+                                   Checker& check);
 void ValidateCertificateKey(const std::string& key, const std::string& path, Checker& check);
 void ValidateAbsolutePath(const std::string& value, const std::string& path, Checker& check);
 void ValidateCriSocket(const std::string& socket, const std::string& path, Checker& check);

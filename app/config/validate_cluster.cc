@@ -21,7 +21,9 @@ void ValidateCidrList(const std::string& value, const std::string& path, Checker
                       std::vector<util::Cidr>& out) {
   auto parts = util::SplitComma(value);
   if (parts.size() > 2) {
-    return check.Fail(path, value, "expected one (IPv4 or IPv6) CIDR or two CIDRs from each family for dual-stack networking");
+    return check.Fail(
+        path, value,
+        "expected one (IPv4 or IPv6) CIDR or two CIDRs from each family for dual-stack networking");
   }
   for (const auto& part : parts) {
     auto cidr = util::ParseCidr(part);
@@ -29,7 +31,9 @@ void ValidateCidrList(const std::string& value, const std::string& path, Checker
     out.push_back(*cidr);
   }
   if (out.size() == 2 && out[0].IsIpv6() == out[1].IsIpv6()) {
-    check.Fail(path, value, "expected one (IPv4 or IPv6) CIDR or two CIDRs from each family for dual-stack networking");
+    check.Fail(
+        path, value,
+        "expected one (IPv4 or IPv6) CIDR or two CIDRs from each family for dual-stack networking");
   }
 }
 
@@ -39,11 +43,14 @@ void ValidateServiceSubnet(const std::string& value, Checker& check) {
   for (const util::Cidr& c : cidrs) {
     int host_bits = c.Bits() - c.prefix;
     // At least 10 addresses; at most 20 host bits (IPv6: a /108 or smaller).
-    if (host_bits < 4) check.Fail("networking.serviceSubnet", value, "the service subnet is too small: it must hold at least 10 addresses");
+    if (host_bits < 4)
+      check.Fail("networking.serviceSubnet", value,
+                 "the service subnet is too small: it must hold at least 10 addresses");
     if (host_bits > 20) {
       check.Fail("networking.serviceSubnet", value,
-                 c.IsIpv6() ? "the IPv6 service subnet is too large: the mask must be /108 or longer"
-                         : "the service subnet is too large: it may have at most 20 host bits (/12)");
+                 c.IsIpv6()
+                     ? "the IPv6 service subnet is too large: the mask must be /108 or longer"
+                     : "the service subnet is too large: it may have at most 20 host bits (/12)");
     }
   }
 }
@@ -65,7 +72,9 @@ void ValidatePodSubnet(const ClusterConfiguration& cfg, Checker& check) {
   bool allocates = ControllerManagerArg(cfg, "allocate-node-cidrs") != "false";
   for (const util::Cidr& c : cidrs) {
     int host_bits = c.Bits() - c.prefix;
-    if (host_bits < 4) check.Fail("networking.podSubnet", value, "the pod subnet is too small: it must hold at least 14 addresses");
+    if (host_bits < 4)
+      check.Fail("networking.podSubnet", value,
+                 "the pod subnet is too small: it must hold at least 14 addresses");
     if (!allocates) continue;
     // The controller manager gives each node a /24 (IPv4) or /64 (IPv6) unless told otherwise.
     std::string flag = c.IsIpv6() ? "node-cidr-mask-size-ipv6" : "node-cidr-mask-size-ipv4";
@@ -73,15 +82,19 @@ void ValidatePodSubnet(const ClusterConfiguration& cfg, Checker& check) {
     int node_mask = c.IsIpv6() ? 64 : 24;
     if (!given.empty()) {
       if (given.find_first_not_of("0123456789") != std::string::npos || given.size() > 3) {
-        check.Fail("controllerManager.extraArgs", given, "the value of " + flag + " must be an integer");
+        check.Fail("controllerManager.extraArgs", given,
+                   "the value of " + flag + " must be an integer");
         continue;
       }
       node_mask = std::stoi(given);
     }
     if (c.prefix > node_mask) {
-      check.Fail("networking.podSubnet", value, "the pod subnet mask must not be longer than the node CIDR mask /" + std::to_string(node_mask));
+      check.Fail("networking.podSubnet", value,
+                 "the pod subnet mask must not be longer than the node CIDR mask /" +
+                     std::to_string(node_mask));
     } else if (node_mask - c.prefix > 16) {
-      check.Fail("networking.podSubnet", value, "the node CIDR mask may be at most 16 bits longer than the pod subnet mask");
+      check.Fail("networking.podSubnet", value,
+                 "the node CIDR mask may be at most 16 bits longer than the pod subnet mask");
     }
   }
 }
@@ -117,9 +130,14 @@ void ValidateVersion(const std::string& version, Checker& check) {
   std::optional<int> minor = util::DigitsToInt(numbers->minor);
   constexpr int own_minor = BuiltInMinor();
   if (major != 1 || (minor && *minor < kMinimumMinor)) {
-    check.Fail("kubernetesVersion", version, "this version of kkadm only supports deploying clusters with the control plane version >= v1.29.0");
+    check.Fail("kubernetesVersion", version,
+               "this version of kkadm only supports deploying clusters with the control plane "
+               "version >= v1.29.0");
   } else if (!minor || *minor > own_minor + 1) {
-    check.Fail("kubernetesVersion", version, "this version of kkadm only supports deploying clusters with the control plane version <= v1." + std::to_string(own_minor + 1));
+    check.Fail("kubernetesVersion", version,
+               "this version of kkadm only supports deploying clusters with the control plane "
+               "version <= v1." +
+                   std::to_string(own_minor + 1));
   }
 }
 
@@ -127,7 +145,8 @@ void ValidateSANs(const std::vector<std::string>& sans, const std::string& path,
   for (size_t i = 0; i < sans.size(); ++i) {
     const std::string& s = sans[i];
     if (!util::ParseIp(s) && !util::IsDns1123Subdomain(s) && !util::IsWildcardDns1123Subdomain(s)) {
-      check.Fail(Indexed(path, i), s, "must be a valid IP address, DNS-1123 subdomain or wildcard DNS name");
+      check.Fail(Indexed(path, i), s,
+                 "must be a valid IP address, DNS-1123 subdomain or wildcard DNS name");
     }
   }
 }
@@ -137,10 +156,12 @@ void ValidateImageRepository(const std::string& value, const std::string& path, 
 }
 
 void ValidateComponent(const ControlPlaneComponent& c, const std::string& path, Checker& check) {
-  static const std::set<std::string> kPathTypes = {"", "DirectoryOrCreate", "Directory", "FileOrCreate",
-                                                   "File", "Socket", "CharDevice", "BlockDevice"};
+  static const std::set<std::string> kPathTypes = {
+      "",       "DirectoryOrCreate", "Directory",  "FileOrCreate", "File",
+      "Socket", "CharDevice",        "BlockDevice"};
   for (size_t i = 0; i < c.extra_args.size(); ++i) {
-    if (c.extra_args[i].name.empty()) check.Fail(Indexed(path + ".extraArgs", i) + ".name", "", "argument name must not be empty");
+    if (c.extra_args[i].name.empty())
+      check.Fail(Indexed(path + ".extraArgs", i) + ".name", "", "argument name must not be empty");
   }
   for (size_t i = 0; i < c.extra_volumes.size(); ++i) {
     const HostPathMount& v = c.extra_volumes[i];
@@ -150,18 +171,21 @@ void ValidateComponent(const ControlPlaneComponent& c, const std::string& path, 
     ValidateAbsolutePath(v.mount_path, p + ".mountPath", check);
     if (!kPathTypes.count(v.path_type)) {
       check.Fail(p + ".pathType", v.path_type,
-                 "must be one of DirectoryOrCreate, Directory, FileOrCreate, File, Socket, CharDevice, BlockDevice");
+                 "must be one of DirectoryOrCreate, Directory, FileOrCreate, File, Socket, "
+                 "CharDevice, BlockDevice");
     }
   }
   for (size_t i = 0; i < c.extra_envs.size(); ++i) {
-    if (c.extra_envs[i].name.empty()) check.Fail(Indexed(path + ".extraEnvs", i) + ".name", "", "name must not be empty");
+    if (c.extra_envs[i].name.empty())
+      check.Fail(Indexed(path + ".extraEnvs", i) + ".name", "", "name must not be empty");
   }
 }
 
 // kubeadm's rules: certificate and key come together, and need the CA; with any TLS file set
 // every endpoint must be https.
 void ValidateExternalEtcd(const ExternalEtcd& e, Checker& check) {
-  if (e.endpoints.empty()) return check.Fail("etcd.external.endpoints", "", "at least one endpoint is required");
+  if (e.endpoints.empty())
+    return check.Fail("etcd.external.endpoints", "", "at least one endpoint is required");
   bool tls = !e.ca_file.empty() || !e.cert_file.empty() || !e.key_file.empty();
   for (size_t i = 0; i < e.endpoints.size(); ++i) {
     const std::string& url = e.endpoints[i];
@@ -169,7 +193,8 @@ void ValidateExternalEtcd(const ExternalEtcd& e, Checker& check) {
     if (!https && url.rfind("http://", 0) != 0) {
       check.Fail(Indexed("etcd.external.endpoints", i), url, "must be an http:// or https:// URL");
     } else if (tls && !https) {
-      check.Fail(Indexed("etcd.external.endpoints", i), url, "must use https when caFile, certFile or keyFile is set");
+      check.Fail(Indexed("etcd.external.endpoints", i), url,
+                 "must use https when caFile, certFile or keyFile is set");
     }
   }
   if (e.cert_file.empty() != e.key_file.empty()) {
@@ -180,7 +205,9 @@ void ValidateExternalEtcd(const ExternalEtcd& e, Checker& check) {
     check.Fail("etcd.external.caFile", "", "required when certFile and keyFile are set");
   }
   const std::pair<const char*, const std::string*> files[] = {
-      {"etcd.external.caFile", &e.ca_file}, {"etcd.external.certFile", &e.cert_file}, {"etcd.external.keyFile", &e.key_file}};
+      {"etcd.external.caFile", &e.ca_file},
+      {"etcd.external.certFile", &e.cert_file},
+      {"etcd.external.keyFile", &e.key_file}};
   for (const auto& [path, value] : files) {
     if (!value->empty()) ValidateAbsolutePath(*value, path, check);
   }
@@ -188,13 +215,15 @@ void ValidateExternalEtcd(const ExternalEtcd& e, Checker& check) {
 
 void ValidateEtcd(const Etcd& etcd, Checker& check) {
   if (etcd.local && etcd.external) {
-    return check.Fail("etcd", "local+external", "etcd.local and etcd.external are mutually exclusive");
+    return check.Fail("etcd", "local+external",
+                      "etcd.local and etcd.external are mutually exclusive");
   }
   if (etcd.local) {
     ValidateAbsolutePath(etcd.local->data_dir, "etcd.local.dataDir", check);
     for (size_t i = 0; i < etcd.local->extra_args.size(); ++i) {
       if (etcd.local->extra_args[i].name.empty()) {
-        check.Fail(Indexed("etcd.local.extraArgs", i) + ".name", "", "argument name must not be empty");
+        check.Fail(Indexed("etcd.local.extraArgs", i) + ".name", "",
+                   "argument name must not be empty");
       }
     }
     ValidateSANs(etcd.local->server_cert_sans, "etcd.local.serverCertSANs", check);
@@ -213,14 +242,17 @@ void ValidateFeatureGates(const std::map<std::string, bool>& gates, Checker& che
       "ControlPlaneKubeletLocalMode, EtcdLearnerMode, NodeLocalCRISocket, PublicKeysECDSA, "
       "RootlessControlPlane, WaitForAllControlPlaneComponents";
   static const std::set<std::string> kGates = {
-      "ControlPlaneKubeletLocalMode", "EtcdLearnerMode",     "NodeLocalCRISocket", "PublicKeysECDSA",
+      "ControlPlaneKubeletLocalMode", "EtcdLearnerMode",
+      "NodeLocalCRISocket",           "PublicKeysECDSA",
       "RootlessControlPlane",         "WaitForAllControlPlaneComponents"};
   for (const auto& [name, enabled] : gates) {
     if (!kGates.count(name)) {
-      check.Fail("featureGates", name, std::string("not a valid feature gate; known gates: ") + kKnown);
+      check.Fail("featureGates", name,
+                 std::string("not a valid feature gate; known gates: ") + kKnown);
     } else if (name == "PublicKeysECDSA") {
-      check.Warn("featureGates.PublicKeysECDSA",
-                 "the feature gate is deprecated and will be removed; use encryptionAlgorithm (v1beta4)");
+      check.Warn(
+          "featureGates.PublicKeysECDSA",
+          "the feature gate is deprecated and will be removed; use encryptionAlgorithm (v1beta4)");
     }
   }
 }
@@ -261,7 +293,8 @@ Status ValidateClusterConfiguration(const ClusterConfiguration& cfg, const std::
   ValidateAbsolutePath(cfg.certificates_dir, "certificatesDir", check);
   ValidateFeatureGates(cfg.feature_gates, check);
   if (cfg.certificate_validity_period.count() <= 0) {
-    check.Fail("certificateValidityPeriod", std::to_string(cfg.certificate_validity_period.count()) + "ms", "must be positive");
+    check.Fail("certificateValidityPeriod",
+               std::to_string(cfg.certificate_validity_period.count()) + "ms", "must be positive");
   }
   if (cfg.certificate_validity_period > cfg.ca_certificate_validity_period) {
     check.Warn("certificateValidityPeriod", "is longer than caCertificateValidityPeriod");

@@ -38,16 +38,20 @@ void ValidateBootstrapTokens(const std::vector<BootstrapToken>& tokens, Checker&
     const BootstrapToken& t = tokens[i];
     std::string p = Indexed("bootstrapTokens", i);
     ValidateTokenSyntax(t.Token(), p + ".token", check);
-    if (t.ttl && t.ttl->count() < 0) check.Fail(p + ".ttl", util::FormatDuration(*t.ttl), "must be >= 0");
+    if (t.ttl && t.ttl->count() < 0)
+      check.Fail(p + ".ttl", util::FormatDuration(*t.ttl), "must be >= 0");
     if (t.ttl && t.expires) check.Fail(p, "", "ttl and expires are mutually exclusive");
     for (size_t j = 0; j < t.usages.size(); ++j) {
       if (t.usages[j] != "signing" && t.usages[j] != "authentication") {
-        check.Fail(Indexed(p + ".usages", j), t.usages[j], "must be one of signing, authentication");
+        check.Fail(Indexed(p + ".usages", j), t.usages[j],
+                   "must be one of signing, authentication");
       }
     }
-    bool authentication = std::find(t.usages.begin(), t.usages.end(), "authentication") != t.usages.end();
+    bool authentication =
+        std::find(t.usages.begin(), t.usages.end(), "authentication") != t.usages.end();
     if (!t.groups.empty() && !authentication) {
-      check.Fail(p + ".groups", t.groups[0], "token groups cannot be specified unless usages includes \"authentication\"");
+      check.Fail(p + ".groups", t.groups[0],
+                 "token groups cannot be specified unless usages includes \"authentication\"");
     }
     for (size_t j = 0; j < t.groups.size(); ++j) {
       if (!util::IsBootstrapGroupName(t.groups[j])) {
@@ -127,10 +131,12 @@ void ValidateDiscoveryFile(const std::string& value, const util::Machine& machin
 
 void ValidateDiscovery(const Discovery& d, const util::Machine& machine, Checker& check) {
   if (!d.bootstrap_token && !d.file) {
-    return check.Fail("discovery", "", "one of discovery.bootstrapToken or discovery.file must be set");
+    return check.Fail("discovery", "",
+                      "one of discovery.bootstrapToken or discovery.file must be set");
   }
   if (d.bootstrap_token && d.file) {
-    return check.Fail("discovery", "", "discovery.bootstrapToken and discovery.file are mutually exclusive");
+    return check.Fail("discovery", "",
+                      "discovery.bootstrapToken and discovery.file are mutually exclusive");
   }
   if (d.file) return ValidateDiscoveryFile(d.file->kube_config_path, machine, check);
   const BootstrapTokenDiscovery& bt = *d.bootstrap_token;
@@ -145,9 +151,10 @@ void ValidateDiscovery(const Discovery& d, const util::Machine& machine, Checker
     }
   }
   if (bt.ca_cert_hashes.empty() && !bt.unsafe_skip_ca_verification) {
-    check.Fail("discovery.bootstrapToken.caCertHashes", "",
-               "using token-based discovery without caCertHashes can be unsafe; set "
-               "unsafeSkipCAVerification to true or pass --discovery-token-unsafe-skip-ca-verification");
+    check.Fail(
+        "discovery.bootstrapToken.caCertHashes", "",
+        "using token-based discovery without caCertHashes can be unsafe; set "
+        "unsafeSkipCAVerification to true or pass --discovery-token-unsafe-skip-ca-verification");
   }
   ValidateTokenSyntax(d.tls_bootstrap_token, "discovery.tlsBootstrapToken", check);
 }
@@ -188,7 +195,8 @@ void ValidateCertificateKey(const std::string& key, const std::string& path, Che
   }
 }
 
-void ValidateIgnorePreflightErrors(const std::vector<std::string>& names, const std::string& path, Checker& check) {
+void ValidateIgnorePreflightErrors(const std::vector<std::string>& names, const std::string& path,
+                                   Checker& check) {
   bool all = std::find(names.begin(), names.end(), "all") != names.end();
   if (all && names.size() > 1) {
     std::string joined;
@@ -200,16 +208,20 @@ void ValidateIgnorePreflightErrors(const std::vector<std::string>& names, const 
 void ValidateAPIEndpoint(const APIEndpoint& endpoint, const std::string& path, Checker& check) {
   auto ip = util::ParseIp(endpoint.advertise_address);
   if (!ip) {
-    check.Fail(path + ".advertiseAddress", endpoint.advertise_address, "must be a valid IP address");
+    check.Fail(path + ".advertiseAddress", endpoint.advertise_address,
+               "must be a valid IP address");
   } else if (util::IsUnspecifiedIp(*ip)) {
-    check.Fail(path + ".advertiseAddress", endpoint.advertise_address, "must not be an unspecified address");
+    check.Fail(path + ".advertiseAddress", endpoint.advertise_address,
+               "must not be an unspecified address");
   }
   if (endpoint.bind_port < 1 || endpoint.bind_port > 65535) {
-    check.Fail(path + ".bindPort", std::to_string(endpoint.bind_port), "must be between 1 and 65535");
+    check.Fail(path + ".bindPort", std::to_string(endpoint.bind_port),
+               "must be between 1 and 65535");
   }
 }
 
-void ValidateNodeRegistration(const NodeRegistration& node, const std::string& path, Checker& check) {
+void ValidateNodeRegistration(const NodeRegistration& node, const std::string& path,
+                              Checker& check) {
   if (!util::IsDns1123Subdomain(node.name)) {
     check.Fail(path + ".name", node.name, "must be a lowercase RFC 1123 subdomain");
   }
@@ -217,10 +229,12 @@ void ValidateNodeRegistration(const NodeRegistration& node, const std::string& p
   if (node.taints) ValidateTaints(*node.taints, path + ".taints", check);
   for (size_t i = 0; i < node.kubelet_extra_args.size(); ++i) {
     if (node.kubelet_extra_args[i].name.empty()) {
-      check.Fail(Indexed(path + ".kubeletExtraArgs", i) + ".name", "", "argument name must not be empty");
+      check.Fail(Indexed(path + ".kubeletExtraArgs", i) + ".name", "",
+                 "argument name must not be empty");
     }
   }
-  ValidateIgnorePreflightErrors(node.ignore_preflight_errors, path + ".ignorePreflightErrors", check);
+  ValidateIgnorePreflightErrors(node.ignore_preflight_errors, path + ".ignorePreflightErrors",
+                                check);
   const std::string& policy = node.image_pull_policy;
   if (policy != "Always" && policy != "IfNotPresent" && policy != "Never") {
     check.Fail(path + ".imagePullPolicy", policy, "must be one of Always, IfNotPresent, Never");
@@ -228,13 +242,15 @@ void ValidateNodeRegistration(const NodeRegistration& node, const std::string& p
 }
 
 Status ValidateInitConfiguration(const InitConfiguration& cfg, const std::string& init_origin,
-                                 const std::string& cluster_origin, std::vector<std::string>& warnings) {
+                                 const std::string& cluster_origin,
+                                 std::vector<std::string>& warnings) {
   Checker check(init_origin, warnings);
   ValidateNodeRegistration(cfg.node_registration, "nodeRegistration", check);
   ValidateAPIEndpoint(cfg.local_api_endpoint, "localAPIEndpoint", check);
   ValidateBootstrapTokens(cfg.bootstrap_tokens, check);
   ValidateCertificateKey(cfg.certificate_key, "certificateKey", check);
-  if (!cfg.patches_directory.empty()) ValidateAbsolutePath(cfg.patches_directory, "patches.directory", check);
+  if (!cfg.patches_directory.empty())
+    ValidateAbsolutePath(cfg.patches_directory, "patches.directory", check);
   KKADM_RETURN_IF_ERROR(check.status());
   return ValidateClusterConfiguration(cfg.cluster, cluster_origin, warnings);
 }
@@ -249,10 +265,13 @@ Status ValidateJoinConfiguration(const JoinConfiguration& cfg, const std::string
   }
   ValidateDiscovery(cfg.discovery, machine, check);
   if (cfg.control_plane) {
-    ValidateAPIEndpoint(cfg.control_plane->local_api_endpoint, "controlPlane.localAPIEndpoint", check);
-    ValidateCertificateKey(cfg.control_plane->certificate_key, "controlPlane.certificateKey", check);
+    ValidateAPIEndpoint(cfg.control_plane->local_api_endpoint, "controlPlane.localAPIEndpoint",
+                        check);
+    ValidateCertificateKey(cfg.control_plane->certificate_key, "controlPlane.certificateKey",
+                           check);
   }
-  if (!cfg.patches_directory.empty()) ValidateAbsolutePath(cfg.patches_directory, "patches.directory", check);
+  if (!cfg.patches_directory.empty())
+    ValidateAbsolutePath(cfg.patches_directory, "patches.directory", check);
   return check.status();
 }
 
@@ -265,7 +284,8 @@ Status ValidateResetConfiguration(const ResetConfiguration& cfg, const std::stri
   for (size_t i = 0; i < cfg.unmount_flags.size(); ++i) {
     const std::string& f = cfg.unmount_flags[i];
     if (f != "MNT_FORCE" && f != "MNT_DETACH" && f != "MNT_EXPIRE" && f != "UMOUNT_NOFOLLOW") {
-      check.Fail(Indexed("unmountFlags", i), f, "must be one of MNT_FORCE, MNT_DETACH, MNT_EXPIRE, UMOUNT_NOFOLLOW");
+      check.Fail(Indexed("unmountFlags", i), f,
+                 "must be one of MNT_FORCE, MNT_DETACH, MNT_EXPIRE, UMOUNT_NOFOLLOW");
     }
   }
   return check.status();

@@ -15,7 +15,9 @@ constexpr size_t kKeySize = 32;
 
 using CipherCtx = std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)>;
 
-const unsigned char* U(std::string_view s) { return reinterpret_cast<const unsigned char*>(s.data()); }
+const unsigned char* U(std::string_view s) {
+  return reinterpret_cast<const unsigned char*>(s.data());
+}
 unsigned char* U(std::string& s) { return reinterpret_cast<unsigned char*>(s.data()); }
 
 int HexValue(char c) {
@@ -83,7 +85,8 @@ Result<std::string> EncryptBytes(std::string_view plain, std::string_view key) {
 
 Result<std::string> DecryptBytes(std::string_view sealed, std::string_view key) {
   if (key.size() != kKeySize) return InvalidArgument("AES-256 needs a 32-byte key");
-  if (sealed.size() < kNonceSize + kTagSize) return InvalidArgument("size of data is less than the nonce");
+  if (sealed.size() < kNonceSize + kTagSize)
+    return InvalidArgument("size of data is less than the nonce");
   const std::string_view nonce = sealed.substr(0, kNonceSize);
   const std::string_view body = sealed.substr(kNonceSize, sealed.size() - kNonceSize - kTagSize);
   std::string tag(sealed.substr(sealed.size() - kTagSize));

@@ -1,10 +1,10 @@
 // EtcdClient over etcd's v3 JSON gateway. IDs and counters are uint64 sent as decimal strings.
 #include "app/util/etcd_client.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <charconv>
-
-#include <spdlog/spdlog.h>
 
 namespace kkadm::util {
 namespace {
@@ -16,7 +16,8 @@ constexpr std::string_view kLearnerNotReady =
 
 Result<uint64_t> ParseUint64(const nlohmann::json& value) {
   if (value.is_number_unsigned()) return value.get<uint64_t>();
-  if (!value.is_string()) return InvalidArgument("etcd: expected a decimal string, got " + value.dump());
+  if (!value.is_string())
+    return InvalidArgument("etcd: expected a decimal string, got " + value.dump());
   const std::string& s = value.get_ref<const std::string&>();
   uint64_t out = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
@@ -70,18 +71,26 @@ Status GatewayError(long http_status, const std::string& body) {
   if (message.empty() && parsed.is_object()) message = StringField(parsed, "error");
   if (message.empty()) message = "HTTP " + std::to_string(http_status) + ": " + body.substr(0, 200);
   int code = parsed.is_object() && parsed.contains("code") && parsed["code"].is_number_integer()
-                 ? parsed["code"].get<int>() : -1;
+                 ? parsed["code"].get<int>()
+                 : -1;
   if (code == 14 || message.find(kUnhealthyCluster) != std::string::npos ||
       message.find(kLearnerNotReady) != std::string::npos || http_status >= 500)
     return Unavailable(message);
   switch (code) {
-    case 3: return InvalidArgument(message);
-    case 5: return NotFound(message);
-    case 6: return AlreadyExists(message);
-    case 7: return PermissionDenied(message);
-    case 9: return FailedPrecondition(message);
-    case 16: return Unauthenticated(message);
-    default: return Internal("etcd: " + message);
+    case 3:
+      return InvalidArgument(message);
+    case 5:
+      return NotFound(message);
+    case 6:
+      return AlreadyExists(message);
+    case 7:
+      return PermissionDenied(message);
+    case 9:
+      return FailedPrecondition(message);
+    case 16:
+      return Unauthenticated(message);
+    default:
+      return Internal("etcd: " + message);
   }
 }
 
@@ -209,11 +218,10 @@ Result<EtcdEndpointStatus> EtcdClient::EndpointStatus(const std::string& endpoin
     const nlohmann::json* obj;
     const char* key;
   };
-  for (const Field& f : {Field{&status.member_id, &header, "member_id"},
-                         Field{&status.leader, &body, "leader"},
-                         Field{&status.db_size, &body, "dbSize"},
-                         Field{&status.raft_index, &body, "raftIndex"},
-                         Field{&status.raft_term, &body, "raftTerm"}}) {
+  for (const Field& f :
+       {Field{&status.member_id, &header, "member_id"}, Field{&status.leader, &body, "leader"},
+        Field{&status.db_size, &body, "dbSize"}, Field{&status.raft_index, &body, "raftIndex"},
+        Field{&status.raft_term, &body, "raftTerm"}}) {
     auto value = Uint64Field(*f.obj, f.key);
     if (!value) return value.error();
     *f.out = *value;

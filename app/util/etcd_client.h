@@ -5,10 +5,9 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/util/clock.h"
 #include "app/util/file_system.h"
@@ -25,7 +24,7 @@ struct EtcdClientConfig {
   std::chrono::milliseconds request_timeout{10000};
   std::chrono::milliseconds retry_timeout{120000};  // kubeadm: etcd API 2 m
   std::chrono::milliseconds retry_interval{500};    // kubeadm: 500 ms
-  Clock* clock = nullptr;                            // nullptr: RealClock()
+  Clock* clock = nullptr;                           // nullptr: RealClock()
 };
 
 // `endpoints` with the TLS material kubeadm's etcd client uses: <cert_dir>/etcd/ca.crt and

@@ -1,8 +1,9 @@
 // DryRunFileSystem: an overlay of a temporary directory over the node, announcing every change.
 #include "app/util/file_system_dry_run.h"
 
-#include <algorithm>
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace kkadm::util {
 
@@ -38,7 +39,8 @@ bool DryRunFileSystem::Shown(const std::string& path) const {
 }
 
 Result<std::string> DryRunFileSystem::ReadFile(const std::string& path) const {
-  if (removed_.count(path)) return NotFound(fmt::format("reading {}: removed in this dry run", path));
+  if (removed_.count(path))
+    return NotFound(fmt::format("reading {}: removed in this dry run", path));
   if (Written(path)) return overlay_.ReadFile(path);
   return base_.ReadFile(path);
 }

@@ -1,7 +1,9 @@
-// RealFileSystem: POSIX calls, with atomic writes (temp, fsync, rename; directories synced by Sync).
+// RealFileSystem: POSIX calls, with atomic writes (temp, fsync, rename; directories synced by
+// Sync).
 #include "app/util/file_system_real.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,7 +13,6 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
-#include <fmt/format.h>
 #include <mutex>
 #include <set>
 #include <system_error>
@@ -255,8 +256,7 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
 
   // A dot-file: the kubelet takes every other file in its manifest directory for a static Pod.
   std::size_t name = host_path.find_last_of('/') + 1;  // 0 without a slash
-  std::string temp =
-      host_path.substr(0, name) + "." + host_path.substr(name) + ".kkadm-tmp-XXXXXX";
+  std::string temp = host_path.substr(0, name) + "." + host_path.substr(name) + ".kkadm-tmp-XXXXXX";
   int fd = ::mkostemp(temp.data(), O_CLOEXEC);
   if (fd < 0) return ErrnoStatus("creating temporary file for", host_path, errno);
   auto fail = [&](Status status) {
@@ -264,7 +264,8 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
     ::unlink(temp.c_str());
     return status.Wrap(fmt::format("writing {}", host_path));
   };
-  if (::fchmod(fd, mode) != 0) return fail(Status(StatusCode::kFailedPrecondition, std::strerror(errno)));
+  if (::fchmod(fd, mode) != 0)
+    return fail(Status(StatusCode::kFailedPrecondition, std::strerror(errno)));
   if (Status s = WriteAll(fd, data); !s.ok()) return fail(s);
   if (std::find(unsynced_dirs_.begin(), unsynced_dirs_.end(), dir) == unsynced_dirs_.end()) {
     unsynced_dirs_.push_back(dir);
@@ -278,7 +279,8 @@ Status RealFileSystem::MakeDirs(const std::string& path, unsigned mode) {
   KKADM_RETURN_IF_ERROR(Settle(host_path));
   std::error_code ec;
   std::filesystem::create_directories(host_path, ec);
-  if (ec) return FailedPrecondition(fmt::format("creating directory {}: {}", host_path, ec.message()));
+  if (ec)
+    return FailedPrecondition(fmt::format("creating directory {}: {}", host_path, ec.message()));
   if (::chmod(host_path.c_str(), mode) != 0) return ErrnoStatus("chmod", host_path, errno);
   return Status();
 }
@@ -289,10 +291,14 @@ Result<FileInfo> RealFileSystem::Stat(const std::string& path) const {
   struct stat st {};
   if (::lstat(host_path.c_str(), &st) != 0) return ErrnoStatus("stat", host_path, errno);
   FileInfo info;
-  if (S_ISREG(st.st_mode)) info.type = FileType::kRegular;
-  else if (S_ISDIR(st.st_mode)) info.type = FileType::kDirectory;
-  else if (S_ISLNK(st.st_mode)) info.type = FileType::kSymlink;
-  else info.type = FileType::kOther;
+  if (S_ISREG(st.st_mode))
+    info.type = FileType::kRegular;
+  else if (S_ISDIR(st.st_mode))
+    info.type = FileType::kDirectory;
+  else if (S_ISLNK(st.st_mode))
+    info.type = FileType::kSymlink;
+  else
+    info.type = FileType::kOther;
   info.mode = st.st_mode & 07777;
   info.size = static_cast<std::uintmax_t>(st.st_size);
   return info;
@@ -303,7 +309,8 @@ Result<std::vector<std::string>> RealFileSystem::ListDir(const std::string& path
   KKADM_RETURN_IF_ERROR(Settle(host_path));
   std::error_code ec;
   std::vector<std::string> names;
-  for (std::filesystem::directory_iterator it(host_path, ec), end; !ec && it != end; it.increment(ec)) {
+  for (std::filesystem::directory_iterator it(host_path, ec), end; !ec && it != end;
+       it.increment(ec)) {
     names.push_back(it->path().filename().string());
   }
   if (ec) {

@@ -19,7 +19,8 @@ struct HttpClientOptions {
   std::string client_key_pem;   // its private key (PEM); never logged
   std::string bearer_token;     // sent as "Authorization: Bearer <token>"; never logged
   // Skips server certificate and host name checks. Only for token discovery of an API server whose
-  // CA is not known yet (kubeadm's unsafe-skip-ca-verification); never for anything that sends secrets.
+  // CA is not known yet (kubeadm's unsafe-skip-ca-verification); never for anything that sends
+  // secrets.
   bool insecure_skip_tls_verify = false;
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds request_timeout{10000};  // whole request, connect included
@@ -38,7 +39,8 @@ struct HttpRequest {
 struct HttpResponse {
   long status = 0;  // HTTP status code
   std::string body;
-  std::map<std::string, std::string> headers;  // names lower-cased; a repeated header keeps the last
+  std::map<std::string, std::string>
+      headers;  // names lower-cased; a repeated header keeps the last
 };
 
 class HttpClient {
@@ -46,8 +48,8 @@ class HttpClient {
   virtual ~HttpClient() = default;
   // Sends the request. Any HTTP status is a response (callers judge it); an error means no
   // response, with curl's message and the URL: kFailedPrecondition when the server's certificate
-  // is not trusted (wrong CA, wrong host) or ours is unusable — retrying will not help; kUnavailable
-  // for every other connection, TLS handshake or timeout failure.
+  // is not trusted (wrong CA, wrong host) or ours is unusable — retrying will not help;
+  // kUnavailable for every other connection, TLS handshake or timeout failure.
   virtual Result<HttpResponse> Do(const HttpRequest& request) = 0;
   // A plain GET, e.g. http://127.0.0.1:10248/healthz for the kubelet.
   Result<HttpResponse> Get(const std::string& url) {

@@ -24,9 +24,12 @@ Result<std::string> Base64UrlDecode(std::string_view text) {
   std::string standard(text);
   for (char& c : standard) {
     const bool plain = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    if (c == '-') c = '+';
-    else if (c == '_') c = '/';
-    else if (!plain) return InvalidArgument("illegal base64url data: unexpected character");
+    if (c == '-')
+      c = '+';
+    else if (c == '_')
+      c = '/';
+    else if (!plain)
+      return InvalidArgument("illegal base64url data: unexpected character");
   }
   standard.append((4 - standard.size() % 4) % 4, '=');
   return Base64Decode(standard);

@@ -1,8 +1,6 @@
 // RBAC and ConfigMap object builders, and RetryFor (see kube_apply.h).
 #include "app/util/kube_apply.h"
 
-
-
 namespace kkadm::util {
 
 using nlohmann::json;

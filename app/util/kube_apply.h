@@ -4,10 +4,9 @@
 
 #include <chrono>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/util/clock.h"
 #include "app/util/kube_client.h"
@@ -35,8 +34,8 @@ nlohmann::json PolicyRule(std::vector<std::string> verbs, std::vector<std::strin
                           std::vector<std::string> resources,
                           std::vector<std::string> resource_names = {});
 nlohmann::json Role(const std::string& ns, const std::string& name, nlohmann::json rules);
-nlohmann::json RoleBinding(const std::string& ns, const std::string& name,
-                           const std::string& role, nlohmann::json subjects);
+nlohmann::json RoleBinding(const std::string& ns, const std::string& name, const std::string& role,
+                           nlohmann::json subjects);
 nlohmann::json ClusterRole(const std::string& name, nlohmann::json rules);
 nlohmann::json ClusterRoleBinding(const std::string& name, const std::string& cluster_role,
                                   nlohmann::json subjects);

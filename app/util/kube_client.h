@@ -2,9 +2,8 @@
 // one speaks HTTPS through libcurl (app/util/kube_client_real.h); dry-run and tests use others.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/util/status.h"
 
@@ -22,7 +21,8 @@ class KubeClient {
   // `path` is a resource path, e.g. "/api/v1/namespaces/kube-system/configmaps/kubeadm-config".
   virtual Result<nlohmann::json> Get(const std::string& path) = 0;
   // `collection` is the list path, e.g. "/api/v1/namespaces/kube-system/configmaps".
-  virtual Result<nlohmann::json> Create(const std::string& collection, const nlohmann::json& object) = 0;
+  virtual Result<nlohmann::json> Create(const std::string& collection,
+                                        const nlohmann::json& object) = 0;
   virtual Result<nlohmann::json> Update(const std::string& path, const nlohmann::json& object) = 0;
   virtual Result<nlohmann::json> Patch(const std::string& path, PatchType type,
                                        const nlohmann::json& patch) = 0;

@@ -1,9 +1,9 @@
 // RealKubeClient over HttpClient, and its configuration from a kubeconfig (util::DecodeKubeconfig).
 #include "app/util/kube_client_real.h"
 
-#include <algorithm>
-
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 #include "app/util/kubeconfig.h"
 
@@ -15,12 +15,18 @@ bool Retriable(long status) { return status == 429 || status >= 500; }
 StatusCode CodeFor(long http_status, const std::string& reason) {
   switch (http_status) {
     case 400:
-    case 422: return StatusCode::kInvalidArgument;
-    case 401: return StatusCode::kUnauthenticated;
-    case 403: return StatusCode::kPermissionDenied;
-    case 404: return StatusCode::kNotFound;
-    case 409: return reason == "AlreadyExists" ? StatusCode::kAlreadyExists : StatusCode::kAborted;
-    default: break;
+    case 422:
+      return StatusCode::kInvalidArgument;
+    case 401:
+      return StatusCode::kUnauthenticated;
+    case 403:
+      return StatusCode::kPermissionDenied;
+    case 404:
+      return StatusCode::kNotFound;
+    case 409:
+      return reason == "AlreadyExists" ? StatusCode::kAlreadyExists : StatusCode::kAborted;
+    default:
+      break;
   }
   if (Retriable(http_status)) return StatusCode::kUnavailable;
   return http_status >= 400 && http_status < 500 ? StatusCode::kFailedPrecondition
@@ -29,9 +35,12 @@ StatusCode CodeFor(long http_status, const std::string& reason) {
 
 const char* ContentType(PatchType type) {
   switch (type) {
-    case PatchType::kJson: return "application/json-patch+json";
-    case PatchType::kMerge: return "application/merge-patch+json";
-    case PatchType::kStrategic: return "application/strategic-merge-patch+json";
+    case PatchType::kJson:
+      return "application/json-patch+json";
+    case PatchType::kMerge:
+      return "application/merge-patch+json";
+    case PatchType::kStrategic:
+      return "application/strategic-merge-patch+json";
   }
   return "application/merge-patch+json";
 }
@@ -163,7 +172,8 @@ Result<nlohmann::json> RealKubeClient::Create(const std::string& collection,
   return SendJson("POST", collection, "application/json", &object);
 }
 
-Result<nlohmann::json> RealKubeClient::Update(const std::string& path, const nlohmann::json& object) {
+Result<nlohmann::json> RealKubeClient::Update(const std::string& path,
+                                              const nlohmann::json& object) {
   return SendJson("PUT", path, "application/json", &object);
 }
 

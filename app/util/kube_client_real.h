@@ -31,13 +31,13 @@ struct KubeClientConfig {
   std::chrono::milliseconds request_timeout{10000};
   std::chrono::milliseconds retry_timeout{60000};  // kubeadm: API call 1 m
   std::chrono::milliseconds retry_interval{500};   // kubeadm: retry 500 ms
-  Clock* clock = nullptr;                           // nullptr: RealClock()
+  Clock* clock = nullptr;                          // nullptr: RealClock()
 };
 
 // Parses a kubeconfig (YAML or JSON) and picks `context` (empty: current-context): its cluster's
-// server, certificate-authority-data and insecure-skip-tls-verify, its user's client-certificate-data,
-// client-key-data and token (file references land in the *_file fields). kInvalidArgument for
-// malformed YAML, a missing context/cluster/user or undecodable base64.
+// server, certificate-authority-data and insecure-skip-tls-verify, its user's
+// client-certificate-data, client-key-data and token (file references land in the *_file fields).
+// kInvalidArgument for malformed YAML, a missing context/cluster/user or undecodable base64.
 Result<KubeClientConfig> KubeClientConfigFromKubeconfig(std::string_view kubeconfig_yaml,
                                                         std::string_view context_or_empty);
 // The same for a kubeconfig already parsed, at its current context.
@@ -52,7 +52,8 @@ class RealKubeClient final : public KubeClient {
   explicit RealKubeClient(KubeClientConfig config);
 
   Result<nlohmann::json> Get(const std::string& path) override;
-  Result<nlohmann::json> Create(const std::string& collection, const nlohmann::json& object) override;
+  Result<nlohmann::json> Create(const std::string& collection,
+                                const nlohmann::json& object) override;
   Result<nlohmann::json> Update(const std::string& path, const nlohmann::json& object) override;
   Result<nlohmann::json> Patch(const std::string& path, PatchType type,
                                const nlohmann::json& patch) override;

@@ -1,12 +1,12 @@
-// kubeadm's apiclient idempotency helpers over util::KubeClient: create-or-update, create-or-retain,
-// create-or-mutate, node patching and polling. All retry a lost write race (kAborted) a few times.
+// kubeadm's apiclient idempotency helpers over util::KubeClient: create-or-update,
+// create-or-retain, create-or-mutate, node patching and polling. All retry a lost write race
+// (kAborted) a few times.
 #pragma once
 
 #include <chrono>
 #include <functional>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/util/clock.h"
 #include "app/util/kube_client.h"

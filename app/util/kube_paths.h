@@ -2,17 +2,17 @@
 // own apiVersion/kind/metadata, for the kinds kkadm creates.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "app/util/status.h"
 
 namespace kkadm::util {
 
-// "/api/v1/namespaces/kube-system/configmaps/x" for core ("v1") objects, "/apis/<group>/<version>/..."
-// otherwise; no namespace segment when `ns` is empty; the collection path when `name` is empty.
+// "/api/v1/namespaces/kube-system/configmaps/x" for core ("v1") objects,
+// "/apis/<group>/<version>/..." otherwise; no namespace segment when `ns` is empty; the collection
+// path when `name` is empty.
 std::string ResourcePath(std::string_view api_version, std::string_view resource_plural,
                          std::string_view ns, std::string_view name);
 

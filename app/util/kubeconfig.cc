@@ -1,8 +1,6 @@
 // Kubeconfig encoding (client-go's layout), decoding (yaml-cpp) and API server URL helpers.
 #include "app/util/kubeconfig.h"
 
-#include "app/util/yaml/yaml.h"
-
 #include <fmt/format.h>
 #include <openssl/evp.h>
 #include <yaml-cpp/yaml.h>
@@ -11,12 +9,12 @@
 #include <cctype>
 #include <set>
 
+#include "app/util/yaml/yaml.h"
+
 namespace kkadm::util {
 namespace {
 
-std::string Scalar(const std::string& s) {
-  return yaml::StringScalar(s);
-}
+std::string Scalar(const std::string& s) { return yaml::StringScalar(s); }
 
 // Appends "<indent><key>: <value>\n" when value is not empty (client-go's omitempty).
 void Field(std::string& out, const char* indent, const char* key, const std::string& value) {

@@ -1,5 +1,6 @@
 // Machine: facts about the machine kkadm runs on (user, CPUs, memory, hostname, ports, PATH,
-// kernel files, sockets, environment), injected so preflight and defaulting are testable without a real host.
+// kernel files, sockets, environment), injected so preflight and defaulting are testable without a
+// real host.
 #pragma once
 
 #include <cstdint>

@@ -212,7 +212,8 @@ void RunWorkflow(Binding& binding) {
 Status CheckPhaseFlags(const Binding& binding) {
   const auto& entries = binding.runner.entries();
   for (const auto& name : binding.options.every_phase_flags) {
-    if (!binding.flags.Has(name)) return Internal("every phase inherits unknown flag \"" + name + "\"");
+    if (!binding.flags.Has(name))
+      return Internal("every phase inherits unknown flag \"" + name + "\"");
   }
   for (std::size_t i = 0; i < entries.size(); ++i) {
     for (const auto& name : entries[i].phase->inherit_flags) {
@@ -260,12 +261,12 @@ Status Bind(CLI::App& cmd, const std::shared_ptr<Binding>& binding) {
   }
   // Otherwise the phase subcommands (a few hundred CLI11 options over all commands, a third of a
   // short command's start-up) are built only when `phase` is on the command line.
-  phase_command->preparse_callback([binding, phase_command, main_flags,
-                                    built](std::size_t) mutable {
-    main_flags->disabled();  // CLI::TriggerOff's part
-    if (std::exchange(built, true)) return;  // parsed again (tests parse one app many times)
-    AddPhaseCommands(*phase_command, binding);
-  });
+  phase_command->preparse_callback(
+      [binding, phase_command, main_flags, built](std::size_t) mutable {
+        main_flags->disabled();                  // CLI::TriggerOff's part
+        if (std::exchange(built, true)) return;  // parsed again (tests parse one app many times)
+        AddPhaseCommands(*phase_command, binding);
+      });
 
   cmd.fallthrough();
   cmd.callback([binding, phase_command] {

@@ -18,10 +18,10 @@ struct LocalFlag {
 };
 
 struct Phase {
-  std::string name;                       // kebab-case
-  std::string args_usage;                 // e.g. "[api-server-endpoint]", usually empty
+  std::string name;        // kebab-case
+  std::string args_usage;  // e.g. "[api-server-endpoint]", usually empty
   std::vector<std::string> aliases;
-  std::string description;                // short help (one line)
+  std::string description;  // short help (one line)
   std::string long_description;
   std::string example;
   bool hidden = false;
@@ -37,8 +37,9 @@ struct Phase {
   // out half way, after earlier phases wrote files (a patch that does not apply to its manifest).
   // An error stops the run as a failure of this phase.
   std::function<Status()> check;
-  std::function<Result<bool>()> run_if;   // may be empty
-  std::vector<std::string> inherit_flags; // names of the command's flags this phase's subcommand gets
+  std::function<Result<bool>()> run_if;  // may be empty
+  std::vector<std::string>
+      inherit_flags;  // names of the command's flags this phase's subcommand gets
   std::vector<LocalFlag> local_flags;
 };
 

@@ -40,7 +40,8 @@ CommandRun RunConfig(std::vector<std::string> args, config::ReleaseVersionSource
   return CommandRun{out.str(), err.str(), context.status};
 }
 
-std::string WriteFile(const kkadm::testing::TempDir& dir, const std::string& name, const std::string& text) {
+std::string WriteFile(const kkadm::testing::TempDir& dir, const std::string& name,
+                      const std::string& text) {
   std::string path = dir.path() + "/" + name;
   std::ofstream(path) << text;
   return path;
@@ -104,14 +105,15 @@ TEST(ConfigCommandTest, PrintInitDefaults) {
 
 TEST(ConfigCommandTest, PrintInitDefaultsWithComponentConfigs) {
   CommandRun run = RunConfig({"config", "print", "init-defaults", "--component-configs",
-                       "KubeletConfiguration,KubeProxyConfiguration"});
+                              "KubeletConfiguration,KubeProxyConfiguration"});
   ASSERT_TRUE(run.status.ok()) << run.status.message();
   EXPECT_THAT(run.out, HasSubstr("---\napiVersion: kubelet.config.k8s.io/v1beta1\n"));
   EXPECT_THAT(run.out, HasSubstr("clusterDNS:\n- 10.96.0.10\n"));
   EXPECT_THAT(run.out, HasSubstr("---\napiVersion: kubeproxy.config.k8s.io/v1alpha1\n"));
   CommandRun bad = RunConfig({"config", "print", "init-defaults", "--component-configs", "Foo"});
   EXPECT_EQ(bad.status.message(),
-            "--component-configs: invalid value \"Foo\": must be one of KubeletConfiguration, KubeProxyConfiguration");
+            "--component-configs: invalid value \"Foo\": must be one of KubeletConfiguration, "
+            "KubeProxyConfiguration");
 }
 
 TEST(ConfigCommandTest, PrintJoinDefaults) {
@@ -137,20 +139,24 @@ TEST(ConfigCommandTest, PrintedDefaultsValidate) {
 TEST(ConfigCommandTest, ValidateIsStrict) {
   kkadm::testing::TempDir dir;
   std::string path = WriteFile(dir, "k.yaml",
-                               "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nnodeRegistration:\n  nmae: x\n");
+                               "apiVersion: kubeadm.k8s.io/v1beta4\nkind: "
+                               "InitConfiguration\nnodeRegistration:\n  nmae: x\n");
   CommandRun run = RunConfig({"config", "validate", "--config", path});
   EXPECT_EQ(run.status.code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(run.status.message(), path + ": InitConfiguration (document 1): nodeRegistration.nmae: unknown field");
+  EXPECT_EQ(run.status.message(),
+            path + ": InitConfiguration (document 1): nodeRegistration.nmae: unknown field");
   EXPECT_EQ(run.out, "");
 }
 
 TEST(ConfigCommandTest, ValidateReportsInvalidValues) {
   kkadm::testing::TempDir dir;
   std::string path = WriteFile(dir, "k.yaml",
-                               "apiVersion: kubeadm.k8s.io/v1beta3\nkind: ClusterConfiguration\nnetworking:\n  podSubnet: x\n");
+                               "apiVersion: kubeadm.k8s.io/v1beta3\nkind: "
+                               "ClusterConfiguration\nnetworking:\n  podSubnet: x\n");
   CommandRun run = RunConfig({"config", "validate", "--config", path});
-  EXPECT_EQ(run.status.message(),
-            path + ": ClusterConfiguration (document 1): networking.podSubnet: invalid value \"x\": must be a valid CIDR");
+  EXPECT_EQ(run.status.message(), path +
+                                      ": ClusterConfiguration (document 1): networking.podSubnet: "
+                                      "invalid value \"x\": must be a valid CIDR");
   CommandRun missing = RunConfig({"config", "validate", "--config", dir.path() + "/absent.yaml"});
   // An unreadable --config is bad input (exit code 3), like every other config problem.
   EXPECT_EQ(missing.status.code(), StatusCode::kInvalidArgument);
@@ -167,8 +173,8 @@ TEST(ConfigCommandTest, ValidateLooksTheVersionLabelUp) {
   CommandRun run = RunConfig({"config", "validate", "--config", path},
                              kkadm::testing::FakeReleaseVersions(files));
   EXPECT_TRUE(run.status.ok()) << run.status.message();
-  EXPECT_EQ(files->fetched,
-            std::vector<std::string>{std::string(config::kReleaseBucketUrl) + "/release/stable-1.31.txt"});
+  EXPECT_EQ(files->fetched, std::vector<std::string>{std::string(config::kReleaseBucketUrl) +
+                                                     "/release/stable-1.31.txt"});
 }
 
 }  // namespace

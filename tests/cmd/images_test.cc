@@ -14,9 +14,9 @@ namespace {
 
 // Runs `kkadm config <args...>` with only the images command wired and returns what it printed.
 // Version labels are looked up in `versions` (by default: stable-1 is kkadm's own version).
-std::string RunConfigImages(std::vector<std::string> args, Status* status = nullptr,
-                      config::ReleaseVersionSource versions =
-                          kkadm::testing::StableIsBuiltInVersion()) {
+std::string RunConfigImages(
+    std::vector<std::string> args, Status* status = nullptr,
+    config::ReleaseVersionSource versions = kkadm::testing::StableIsBuiltInVersion()) {
   std::ostringstream out, err;
   CommandContext context(out, err);
   context.release_versions = std::move(versions);
@@ -45,15 +45,16 @@ TEST(ImagesCommandTest, TextListsDefaultImages) {
 TEST(ImagesCommandTest, VersionLabelIsLookedUp) {
   auto files = std::make_shared<kkadm::testing::FakeReleaseFiles>();
   files->files[std::string(config::kReleaseBucketUrl) + "/release/stable-1.31.txt"] = "v1.31.4";
-  const std::string text = RunConfigImages({"images", "list", "--kubernetes-version", "stable-1.31"},
-                                     nullptr, kkadm::testing::FakeReleaseVersions(files));
+  const std::string text =
+      RunConfigImages({"images", "list", "--kubernetes-version", "stable-1.31"}, nullptr,
+                      kkadm::testing::FakeReleaseVersions(files));
   EXPECT_EQ(text.rfind("registry.k8s.io/kube-apiserver:v1.31.4\n", 0), 0u) << text;
   EXPECT_EQ(files->fetched.size(), 1u);
 }
 
 TEST(ImagesCommandTest, JsonAndYamlUseKubeadmsImagesObject) {
   const std::string json = RunConfigImages({"images", "list", "-o", "json", "--kubernetes-version",
-                                      "1.31.1", "--image-repository", "mirror.example"});
+                                            "1.31.1", "--image-repository", "mirror.example"});
   EXPECT_EQ(json.rfind("{\n    \"kind\": \"Images\",\n"
                        "    \"apiVersion\": \"output.kubeadm.k8s.io/v1alpha3\",\n"
                        "    \"images\": [\n        \"mirror.example/kube-apiserver:v1.31.1\",\n",
@@ -85,14 +86,18 @@ TEST(ImagesCommandTest, ConfigFileFieldsAndNoMixingWithFlags) {
             "file.example/pause:3.10\n");
   // As in kubeadm, config-bound flags may not be mixed with --config.
   Status status;
-  EXPECT_EQ(RunConfigImages({"images", "list", "--config", path, "--image-repository", "flag.example"}, &status), "");
+  EXPECT_EQ(
+      RunConfigImages({"images", "list", "--config", path, "--image-repository", "flag.example"},
+                      &status),
+      "");
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(status.message().find("can not mix '--config' with arguments"), std::string::npos);
 }
 
 TEST(ImagesCommandTest, UnreadableConfigIsAnError) {
   Status status;
-  EXPECT_EQ(RunConfigImages({"images", "list", "--config", "/nonexistent/kkadm.yaml"}, &status), "");
+  EXPECT_EQ(RunConfigImages({"images", "list", "--config", "/nonexistent/kkadm.yaml"}, &status),
+            "");
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
 }
 

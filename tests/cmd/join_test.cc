@@ -12,15 +12,15 @@
 #include "app/config/make_config.h"
 #include "app/util/join_token.h"
 #include "cmd/context.h"
+#include "tests/cmd/sample_values.h"
 #include "tests/fakes/fake_machine.h"
 #include "tests/fakes/temp_dir.h"
-#include "tests/cmd/sample_values.h"
 
 namespace kkadm::cmd {
 namespace {
 
-using samples::kPin;
 using samples::kKey;
+using samples::kPin;
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -163,7 +163,8 @@ TEST_F(JoinCommandTest, TokenDiscoveryWithoutPinsNeedsTheUnsafeFlag) {
 TEST_F(JoinCommandTest, ControlPlanePhaseWithoutDiscoveryNeedsAdminConf) {
   Status s = Run({"phase", "control-plane-join", "mark-control-plane", "--control-plane"});
   EXPECT_EQ(s.message(),
-            "File /etc/kubernetes/admin.conf does not exists. Please use 'kkadm join phase control-plane-prepare' "
+            "File /etc/kubernetes/admin.conf does not exists. Please use 'kkadm join phase "
+            "control-plane-prepare' "
             "subcommands to generate it.");
 }
 

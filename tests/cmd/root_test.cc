@@ -29,9 +29,10 @@ Output RunMain(std::vector<std::string> args) {
 }
 
 TEST(RootTest, EveryWorkflowBuildsItsPhaseSubcommands) {
-  for (const auto& [command, phase] : std::vector<std::pair<std::string, std::string>>{
-           {"init", "kubelet-finalize"}, {"join", "control-plane-prepare"},
-           {"reset", "cleanup-node"}}) {
+  for (const auto& [command, phase] :
+       std::vector<std::pair<std::string, std::string>>{{"init", "kubelet-finalize"},
+                                                        {"join", "control-plane-prepare"},
+                                                        {"reset", "cleanup-node"}}) {
     Output help = RunMain({command, "phase", "--help"});
     EXPECT_EQ(help.exit_code, kExitOk) << command;
     EXPECT_THAT(help.out, HasSubstr(phase)) << command;

@@ -10,11 +10,11 @@
 #include "app/phases/uploadcerts/upload_certs.h"
 #include "app/phases/uploadconfig/upload_config.h"
 #include "app/util/join_token.h"
-#include "app/util/yaml/yaml.h"
 #include "app/util/pubkey_pin.h"
 #include "app/util/rfc3339.h"
-#include "tests/cmd/token_fixture.h"
+#include "app/util/yaml/yaml.h"
 #include "tests/cmd/sample_values.h"
+#include "tests/cmd/token_fixture.h"
 
 namespace kkadm::cmd {
 namespace {
@@ -87,7 +87,8 @@ TEST_F(TokenCreateTest, PrintsAJoinTokenForTheNewToken) {
   auto secret = phases::BootstrapTokenFromSecret(Secret("abcdef"));
   ASSERT_TRUE(secret.has_value());
   EXPECT_THAT(secret->usages, ::testing::UnorderedElementsAre("signing", "authentication"));
-  EXPECT_EQ(secret->groups, std::vector<std::string>{"system:bootstrappers:kubeadm:default-node-token"});
+  EXPECT_EQ(secret->groups,
+            std::vector<std::string>{"system:bootstrappers:kubeadm:default-node-token"});
   EXPECT_EQ(secret->expires, clock_.Now() + std::chrono::hours(24));
   EXPECT_EQ(cmd_err_.str(), "");
   // The same id again is refused.
@@ -98,7 +99,8 @@ TEST_F(TokenCreateTest, PrintsAJoinTokenForTheNewToken) {
 TEST_F(TokenCreateTest, ControlPlaneEndpointComesFirst) {
   PutClusterConfiguration("controlPlaneEndpoint: lb.example.com\n");
   ASSERT_EQ(Run({"token", "create", kToken}), 0) << status_.message();
-  EXPECT_EQ(Printed().endpoints, (std::vector<std::string>{"lb.example.com:6443", "192.0.2.10:6443"}));
+  EXPECT_EQ(Printed().endpoints,
+            (std::vector<std::string>{"lb.example.com:6443", "192.0.2.10:6443"}));
   PutClusterConfiguration("controlPlaneEndpoint: 192.0.2.10:6443\n");
   cmd_out_.str("");
   ASSERT_EQ(Run({"token", "create"}), 0) << status_.message();
@@ -127,7 +129,8 @@ TEST_F(TokenCreateTest, FlagsAreCheckedBeforeAnyCall) {
 TEST_F(TokenCreateTest, TokenThatCannotJoinIsPrintedWithAWarning) {
   PutClusterConfiguration("");
   ASSERT_EQ(Run({"token", "create", kToken, "--ttl", "2h", "--description", "ci", "--usages",
-                 "authentication", "--groups", "system:bootstrappers:ci"}), 0)
+                 "authentication", "--groups", "system:bootstrappers:ci"}),
+            0)
       << status_.message();
   EXPECT_EQ(Printed().bootstrap_token, kToken);
   EXPECT_THAT(cmd_err_.str(), HasSubstr("warning: this token cannot join nodes: --usages"));
@@ -146,8 +149,9 @@ TEST_F(TokenCreateTest, ControlPlaneTokenUploadsTheCertificatesWithItsKey) {
   util::JoinToken token = Printed();
   ASSERT_EQ(token.certificate_key.size(), 64u);
   EXPECT_EQ(token.bootstrap_token, kToken);
-  EXPECT_EQ(cmd_err_.str(), "[upload-certs] Storing the certificates in Secret \"kubeadm-certs\" in "
-                            "the \"kube-system\" Namespace\n");
+  EXPECT_EQ(cmd_err_.str(),
+            "[upload-certs] Storing the certificates in Secret \"kubeadm-certs\" in "
+            "the \"kube-system\" Namespace\n");
   json certs = client_.Object(std::string(kSecrets) + "kubeadm-certs");
   auto files = phases::DecryptKubeadmCerts(certs, token.certificate_key);
   ASSERT_TRUE(files.has_value()) << files.status().message();
@@ -163,7 +167,8 @@ TEST_F(TokenCreateTest, ControlPlaneTokenUploadsTheCertificatesWithItsKey) {
   auto join = phases::BootstrapTokenFromSecret(Secret("abcdef"));
   ASSERT_TRUE(join.has_value());
   EXPECT_THAT(join->usages, ::testing::UnorderedElementsAre("signing", "authentication"));
-  EXPECT_EQ(join->groups, std::vector<std::string>{"system:bootstrappers:kubeadm:default-node-token"});
+  EXPECT_EQ(join->groups,
+            std::vector<std::string>{"system:bootstrappers:kubeadm:default-node-token"});
   EXPECT_EQ(join->expires, clock_.Now() + std::chrono::hours(24));
 }
 
@@ -172,8 +177,9 @@ TEST_F(TokenCreateTest, GivenCertificateKeyIsUsedAndImpliesControlPlane) {
   PutClusterConfiguration("controlPlaneEndpoint: 192.0.2.10:6443\n");
   ASSERT_EQ(Run({"token", "create", kToken, "--certificate-key", kKey}), 0) << status_.message();
   EXPECT_EQ(Printed().certificate_key, kKey);
-  EXPECT_TRUE(phases::DecryptKubeadmCerts(client_.Object(std::string(kSecrets) + "kubeadm-certs"), kKey)
-                  .has_value());
+  EXPECT_TRUE(
+      phases::DecryptKubeadmCerts(client_.Object(std::string(kSecrets) + "kubeadm-certs"), kKey)
+          .has_value());
 }
 
 TEST_F(TokenCreateTest, ControlPlaneRefusalsWriteNothing) {
@@ -188,7 +194,8 @@ TEST_F(TokenCreateTest, ControlPlaneRefusalsWriteNothing) {
   EXPECT_THAT(status_.message(), HasSubstr("--certificate-key: invalid value <redacted>"));
   EXPECT_THAT(status_.message(), Not(HasSubstr("xyz")));
   EXPECT_EQ(Run({"token", "create", "--control-plane", "--usages", "authentication"}), 1);
-  EXPECT_THAT(status_.message(), HasSubstr("--usages: a token for joining nodes needs the usage \"signing\""));
+  EXPECT_THAT(status_.message(),
+              HasSubstr("--usages: a token for joining nodes needs the usage \"signing\""));
   EXPECT_EQ(Run({"token", "create", "--control-plane", "--groups", "system:bootstrappers:x"}), 1);
   EXPECT_THAT(status_.message(), HasSubstr("--groups"));
   ASSERT_TRUE(fs_.Remove("/etc/kubernetes/pki/ca.key").ok());
@@ -209,8 +216,10 @@ TEST_F(TokenCreateTest, ControlPlaneNeedsKubeadmConfig) {
 // continuations), so that scripts can take the first line of the output.
 TEST_F(TokenCreateTest, PrintJoinCommandIsKubeadmsSingleLine) {
   ASSERT_EQ(Run({"token", "create", kToken, "--print-join-command"}), 0) << status_.message();
-  EXPECT_EQ(cmd_out_.str(), "kkadm join 192.0.2.10:6443 --token abcdef.0123456789abcdef "
-                            "--discovery-token-ca-cert-hash " + Pins()[0] + " \n");
+  EXPECT_EQ(cmd_out_.str(),
+            "kkadm join 192.0.2.10:6443 --token abcdef.0123456789abcdef "
+            "--discovery-token-ca-cert-hash " +
+                Pins()[0] + " \n");
   MakeSharedCerts();
   PutClusterConfiguration("controlPlaneEndpoint: 192.0.2.10:6443\n");
   cmd_out_.str("");
@@ -229,7 +238,8 @@ TEST_F(TokenCreateTest, PrintCloudInitRunsTheJoinWithTheClustersCriSocket) {
   const std::string text = cmd_out_.str();
   EXPECT_EQ(text.rfind("#cloud-config\n", 0), 0u);
   EXPECT_THAT(text, HasSubstr("# kkadm join: a worker node."));
-  EXPECT_THAT(text, HasSubstr("expires at " + util::FormatRfc3339(clock_.Now() + std::chrono::hours(24))));
+  EXPECT_THAT(
+      text, HasSubstr("expires at " + util::FormatRfc3339(clock_.Now() + std::chrono::hours(24))));
   auto doc = util::yaml::Read(text);
   ASSERT_TRUE(doc.has_value()) << doc.status().message();
   const json& command = (*doc)["runcmd"][0];
@@ -246,7 +256,8 @@ TEST_F(TokenCreateTest, PrintCloudInitForAControlPlaneNode) {
   MakeSharedCerts();
   PutClusterConfiguration("controlPlaneEndpoint: 192.0.2.10:6443\n");
   ASSERT_EQ(Run({"token", "create", "--print-cloud-init", "--control-plane", "--cri-socket",
-                 "unix:///var/run/cri-dockerd.sock", "--ttl", "0"}), 0)
+                 "unix:///var/run/cri-dockerd.sock", "--ttl", "0"}),
+            0)
       << status_.message();
   auto doc = util::yaml::Read(cmd_out_.str());
   ASSERT_TRUE(doc.has_value());
@@ -261,7 +272,8 @@ TEST_F(TokenCreateTest, PrintCloudInitForAControlPlaneNode) {
 
 TEST_F(TokenCreateTest, PrintCloudInitRefusesABadSocketBeforeWriting) {
   PutClusterConfiguration("");
-  EXPECT_EQ(Run({"token", "create", "--print-cloud-init", "--cri-socket", "npipe:////./pipe/x"}), 1);
+  EXPECT_EQ(Run({"token", "create", "--print-cloud-init", "--cri-socket", "npipe:////./pipe/x"}),
+            1);
   EXPECT_EQ(status_.code(), StatusCode::kInvalidArgument);
   EXPECT_THAT(status_.message(), HasSubstr("--cri-socket: invalid value \"npipe:////./pipe/x\""));
   EXPECT_EQ(Run({"token", "create", "--print-cloud-init", "--usages", "signing"}), 1);

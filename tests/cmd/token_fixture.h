@@ -21,9 +21,16 @@ class ForwardingClient : public util::KubeClient {
  public:
   explicit ForwardingClient(util::KubeClient& c) : c_(c) {}
   Result<nlohmann::json> Get(const std::string& p) override { return c_.Get(p); }
-  Result<nlohmann::json> Create(const std::string& p, const nlohmann::json& o) override { return c_.Create(p, o); }
-  Result<nlohmann::json> Update(const std::string& p, const nlohmann::json& o) override { return c_.Update(p, o); }
-  Result<nlohmann::json> Patch(const std::string& p, util::PatchType t, const nlohmann::json& o) override { return c_.Patch(p, t, o); }
+  Result<nlohmann::json> Create(const std::string& p, const nlohmann::json& o) override {
+    return c_.Create(p, o);
+  }
+  Result<nlohmann::json> Update(const std::string& p, const nlohmann::json& o) override {
+    return c_.Update(p, o);
+  }
+  Result<nlohmann::json> Patch(const std::string& p, util::PatchType t,
+                               const nlohmann::json& o) override {
+    return c_.Patch(p, t, o);
+  }
   Status Delete(const std::string& p) override { return c_.Delete(p); }
   Result<std::string> GetRaw(const std::string& p) override { return c_.GetRaw(p); }
 
@@ -34,7 +41,8 @@ class ForwardingClient : public util::KubeClient {
 class TokenCommandTest : public ClusterPhasesTest {
  protected:
   TokenCommandTest() {
-    deps_.client_factory = [this](const std::string& path) -> Result<std::unique_ptr<util::KubeClient>> {
+    deps_.client_factory =
+        [this](const std::string& path) -> Result<std::unique_ptr<util::KubeClient>> {
       kubeconfigs_.push_back(path);
       return std::unique_ptr<util::KubeClient>(new ForwardingClient(client_));
     };

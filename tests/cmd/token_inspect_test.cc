@@ -5,14 +5,14 @@
 
 #include "app/util/join_token.h"
 #include "app/util/yaml/yaml.h"
-#include "tests/cmd/token_fixture.h"
 #include "tests/cmd/sample_values.h"
+#include "tests/cmd/token_fixture.h"
 
 namespace kkadm::cmd {
 namespace {
 
-using samples::kPin;
 using samples::kKey;
+using samples::kPin;
 
 using nlohmann::json;
 using ::testing::HasSubstr;
@@ -44,23 +44,28 @@ TEST_F(TokenInspectTest, WorkerTokenAsText) {
             "endpoints:        10.123.0.1:6443, [fd00::1]:6443\n"
             "token id:         abcdef\n"
             "bootstrap token:  abcdef.<redacted>\n"
-            "CA cert hashes:   " + kPin + "\n"
-            "control plane:    no\n");
+            "CA cert hashes:   " +
+                kPin +
+                "\n"
+                "control plane:    no\n");
   ExpectNoSecrets();
 }
 
 TEST_F(TokenInspectTest, ControlPlaneTokenAsJson) {
   ASSERT_EQ(Run({"token", "inspect", Make(kKey), "-o", "json"}), 0) << status_.message();
-  EXPECT_EQ(cmd_out_.str(),
-            "{\n"
-            "    \"formatVersion\": 1,\n"
-            "    \"endpoints\": [\n        \"10.123.0.1:6443\",\n        \"[fd00::1]:6443\"\n    ],\n"
-            "    \"tokenID\": \"abcdef\",\n"
-            "    \"bootstrapToken\": \"abcdef.<redacted>\",\n"
-            "    \"caCertHashes\": [\n        \"" + kPin + "\"\n    ],\n"
-            "    \"controlPlane\": true,\n"
-            "    \"certificateKey\": \"<redacted>\"\n"
-            "}\n");
+  EXPECT_EQ(
+      cmd_out_.str(),
+      "{\n"
+      "    \"formatVersion\": 1,\n"
+      "    \"endpoints\": [\n        \"10.123.0.1:6443\",\n        \"[fd00::1]:6443\"\n    ],\n"
+      "    \"tokenID\": \"abcdef\",\n"
+      "    \"bootstrapToken\": \"abcdef.<redacted>\",\n"
+      "    \"caCertHashes\": [\n        \"" +
+          kPin +
+          "\"\n    ],\n"
+          "    \"controlPlane\": true,\n"
+          "    \"certificateKey\": \"<redacted>\"\n"
+          "}\n");
   ExpectNoSecrets();
 }
 

@@ -15,9 +15,9 @@ namespace {
 // stable-1 is kkadm's own version: these tests are not about version labels.
 using kkadm::testing::BuiltInVersions;
 
-using ::testing::HasSubstr;
 using kkadm::testing::FakeMachine;
 using kkadm::testing::Testdata;
+using ::testing::HasSubstr;
 
 InitConfiguration MustMakeInit(const ConfigSource& source) {
   FakeMachine machine;
@@ -38,12 +38,15 @@ TEST(EncodeTest, RoundTripsEveryField) {
     ASSERT_TRUE(docs.has_value()) << fixture << ": " << docs.status().message() << "\n" << text;
     InitConfiguration second = MustMakeInit({"encoded.yaml", text});
     EXPECT_EQ(EncodeBoth(second), text) << fixture;
-    EXPECT_EQ(second.node_registration.kubelet_extra_args, first.node_registration.kubelet_extra_args);
+    EXPECT_EQ(second.node_registration.kubelet_extra_args,
+              first.node_registration.kubelet_extra_args);
     EXPECT_EQ(second.node_registration.taints, first.node_registration.taints);
-    EXPECT_EQ(second.cluster.api_server.component.extra_args, first.cluster.api_server.component.extra_args);
+    EXPECT_EQ(second.cluster.api_server.component.extra_args,
+              first.cluster.api_server.component.extra_args);
     EXPECT_EQ(second.cluster.api_server.cert_sans, first.cluster.api_server.cert_sans);
     EXPECT_EQ(second.cluster.encryption_algorithm, first.cluster.encryption_algorithm);
-    EXPECT_EQ(second.timeouts.control_plane_component_health_check, first.timeouts.control_plane_component_health_check);
+    EXPECT_EQ(second.timeouts.control_plane_component_health_check,
+              first.timeouts.control_plane_component_health_check);
     ASSERT_EQ(second.bootstrap_tokens.size(), first.bootstrap_tokens.size());
     EXPECT_EQ(second.bootstrap_tokens[0].Token(), first.bootstrap_tokens[0].Token());
     EXPECT_EQ(second.bootstrap_tokens.back().expires, first.bootstrap_tokens.back().expires);
@@ -53,7 +56,8 @@ TEST(EncodeTest, RoundTripsEveryField) {
 TEST(EncodeTest, V1beta3IsWrittenAsV1beta4) {
   std::string text = EncodeBoth(MustMakeInit(Testdata("v1beta3_full.yaml")));
   EXPECT_THAT(text, HasSubstr("apiVersion: kubeadm.k8s.io/v1beta4\n"));
-  EXPECT_THAT(text, HasSubstr("  kubeletExtraArgs:\n  - name: node-labels\n    value: a=b\n  - name: v\n    value: \"4\"\n"));
+  EXPECT_THAT(text, HasSubstr("  kubeletExtraArgs:\n  - name: node-labels\n    value: a=b\n  - "
+                              "name: v\n    value: \"4\"\n"));
   EXPECT_THAT(text, HasSubstr("  controlPlaneComponentHealthCheck: 6m0s\n"));
   EXPECT_THAT(text, HasSubstr("  taints: null\n"));
   EXPECT_THAT(text, ::testing::Not(HasSubstr("timeoutForControlPlane")));

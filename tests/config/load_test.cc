@@ -9,9 +9,9 @@
 namespace kkadm::config {
 namespace {
 
+using kkadm::testing::Testdata;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
-using kkadm::testing::Testdata;
 
 LoadedDocuments MustLoad(const ConfigSource& source, bool strict = false) {
   auto docs = LoadDocuments(source, strict);
@@ -48,7 +48,8 @@ TEST(LoadTest, DecodesEveryV1beta4Field) {
   EXPECT_EQ(c.etcd.local->data_dir, "/data/etcd");
   EXPECT_THAT(c.etcd.local->extra_envs, ElementsAre(EnvVar{"ETCD_X", "1"}));
   EXPECT_THAT(c.api_server.component.extra_volumes,
-              ElementsAre(HostPathMount{"audit", "/var/log/kubernetes", "/var/log", false, "DirectoryOrCreate"}));
+              ElementsAre(HostPathMount{"audit", "/var/log/kubernetes", "/var/log", false,
+                                        "DirectoryOrCreate"}));
   EXPECT_TRUE(c.dns.disabled);
   EXPECT_TRUE(c.proxy.disabled);
   EXPECT_EQ(c.feature_gates.at("EtcdLearnerMode"), true);
@@ -61,7 +62,8 @@ TEST(LoadTest, V1beta3MapsBecomeSortedArgsAndTimeoutsMove) {
   LoadedDocuments docs = MustLoad(Testdata("v1beta3_full.yaml"), /*strict=*/true);
   ASSERT_TRUE(docs.init && docs.cluster);
   EXPECT_FALSE(docs.init->node_registration.taints.has_value());  // taints: null
-  EXPECT_THAT(docs.init->node_registration.kubelet_extra_args, ElementsAre(Arg{"node-labels", "a=b"}, Arg{"v", "4"}));
+  EXPECT_THAT(docs.init->node_registration.kubelet_extra_args,
+              ElementsAre(Arg{"node-labels", "a=b"}, Arg{"v", "4"}));
   EXPECT_THAT(docs.cluster->cfg.api_server.component.extra_args,
               ElementsAre(Arg{"audit-log-maxage", "30"}, Arg{"authorization-mode", "Node,RBAC"}));
   EXPECT_EQ(docs.cluster->timeout_for_control_plane, std::chrono::minutes(6));
@@ -71,9 +73,10 @@ TEST(LoadTest, TaintsAbsentIsNullopt) {
   auto docs = MustLoad({"k.yaml", "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n"});
   ASSERT_TRUE(docs.init);
   EXPECT_FALSE(docs.init->node_registration.taints.has_value());
-  auto listed = MustLoad({"k.yaml",
-                          "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nnodeRegistration:\n"
-                          "  taints:\n  - key: a\n    value: b\n    effect: NoExecute\n"});
+  auto listed =
+      MustLoad({"k.yaml",
+                "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nnodeRegistration:\n"
+                "  taints:\n  - key: a\n    value: b\n    effect: NoExecute\n"});
   ASSERT_TRUE(listed.init && listed.init->node_registration.taints);
   EXPECT_THAT(*listed.init->node_registration.taints, ElementsAre(Taint{"a", "b", "NoExecute"}));
 }
@@ -86,7 +89,8 @@ TEST(LoadTest, JoinV1beta3DiscoveryTimeout) {
   EXPECT_EQ(docs.join->discovery.bootstrap_token->api_server_endpoint, "10.0.0.5:6443");
   ASSERT_TRUE(docs.join->control_plane);
   EXPECT_EQ(docs.join->control_plane->local_api_endpoint.advertise_address, "10.0.0.7");
-  EXPECT_THAT(docs.join->node_registration.kubelet_extra_args, ElementsAre(Arg{"node-ip", "10.0.0.7"}));
+  EXPECT_THAT(docs.join->node_registration.kubelet_extra_args,
+              ElementsAre(Arg{"node-ip", "10.0.0.7"}));
 }
 
 TEST(LoadTest, ResetConfigurationV1beta4) {
@@ -101,11 +105,14 @@ TEST(LoadTest, UnknownFieldsWarnWhenLenient) {
   LoadedDocuments docs = MustLoad(Testdata("unknown_fields.yaml"), /*strict=*/false);
   ASSERT_TRUE(docs.init);
   EXPECT_EQ(docs.init->node_registration.name, "node-c");
-  EXPECT_THAT(docs.warnings,
-              ElementsAre("unknown_fields.yaml: InitConfiguration (document 1): nodeRegistration.colour: unknown field",
-                          "unknown_fields.yaml: InitConfiguration (document 1): extraTopLevel: unknown field",
-                          "unknown_fields.yaml: Widget (document 2): kind: unknown kind \"Widget\" for apiVersion "
-                          "\"example.com/v1\"; ignored"));
+  EXPECT_THAT(
+      docs.warnings,
+      ElementsAre(
+          "unknown_fields.yaml: InitConfiguration (document 1): nodeRegistration.colour: unknown "
+          "field",
+          "unknown_fields.yaml: InitConfiguration (document 1): extraTopLevel: unknown field",
+          "unknown_fields.yaml: Widget (document 2): kind: unknown kind \"Widget\" for apiVersion "
+          "\"example.com/v1\"; ignored"));
 }
 
 TEST(LoadTest, UnknownFieldsFailWhenStrict) {
@@ -113,16 +120,22 @@ TEST(LoadTest, UnknownFieldsFailWhenStrict) {
   ASSERT_FALSE(docs.has_value());
   EXPECT_EQ(docs.error().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(docs.error().message(),
-            "unknown_fields.yaml: InitConfiguration (document 1): nodeRegistration.colour: unknown field");
+            "unknown_fields.yaml: InitConfiguration (document 1): nodeRegistration.colour: unknown "
+            "field");
   auto kind = LoadDocuments({"w.yaml", "apiVersion: example.com/v1\nkind: Widget\n"}, true);
   ASSERT_FALSE(kind.has_value());
-  EXPECT_EQ(kind.error().message(), "w.yaml: Widget (document 1): kind: unknown kind \"Widget\" for apiVersion \"example.com/v1\"");
+  EXPECT_EQ(kind.error().message(),
+            "w.yaml: Widget (document 1): kind: unknown kind \"Widget\" for apiVersion "
+            "\"example.com/v1\"");
 }
 
 TEST(LoadTest, V1beta4OnlyFieldsAreUnknownInV1beta3) {
-  auto docs = LoadDocuments({"k.yaml", "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\ndryRun: true\n"}, true);
+  auto docs = LoadDocuments(
+      {"k.yaml", "apiVersion: kubeadm.k8s.io/v1beta3\nkind: InitConfiguration\ndryRun: true\n"},
+      true);
   ASSERT_FALSE(docs.has_value());
-  EXPECT_EQ(docs.error().message(), "k.yaml: InitConfiguration (document 1): dryRun: unknown field");
+  EXPECT_EQ(docs.error().message(),
+            "k.yaml: InitConfiguration (document 1): dryRun: unknown field");
 }
 
 TEST(LoadTest, SyntaxErrorNamesLineAndColumn) {

@@ -17,10 +17,10 @@ namespace {
 // stable-1 is kkadm's own version: these tests are not about version labels.
 using kkadm::testing::BuiltInVersions;
 
-using ::testing::ElementsAre;
-using ::testing::HasSubstr;
 using kkadm::testing::FakeMachine;
 using kkadm::testing::Testdata;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 TEST(MakeInitTest, DefaultsWithoutFileOrFlags) {
   FakeMachine machine;
@@ -95,7 +95,9 @@ TEST(MakeInitTest, FlagsOverrideDefaults) {
   EXPECT_EQ(cfg.cluster.kubernetes_version, "v1.32.0");
   EXPECT_EQ(cfg.cluster.certificates_dir, "/srv/pki");
   EXPECT_THAT(cfg.cluster.api_server.cert_sans, ElementsAre("1.1.1.1", "api.example.com"));
-  EXPECT_EQ(cfg.cluster.feature_gates, (std::map<std::string, bool>{{"EtcdLearnerMode", true}, {"RootlessControlPlane", false}}));
+  EXPECT_EQ(
+      cfg.cluster.feature_gates,
+      (std::map<std::string, bool>{{"EtcdLearnerMode", true}, {"RootlessControlPlane", false}}));
   ASSERT_EQ(cfg.bootstrap_tokens.size(), 1u);
   EXPECT_EQ(cfg.bootstrap_tokens[0].Token(), "abcdef.0123456789abcdef");
   EXPECT_EQ(cfg.bootstrap_tokens[0].ttl, std::chrono::hours(2));
@@ -111,18 +113,21 @@ TEST(MakeInitTest, BadFlagValuesAreErrors) {
   auto loaded = MakeInitConfiguration(std::nullopt, gates, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message(),
-            "--feature-gates: invalid value \"A=yes\": must be a list of name=true|false pairs separated by commas");
+            "--feature-gates: invalid value \"A=yes\": must be a list of name=true|false pairs "
+            "separated by commas");
   InitFlags cidr;
   cidr.service_cidr = "nonsense";
   loaded = MakeInitConfiguration(std::nullopt, cidr, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message(),
-            "ClusterConfiguration (defaults and flags): networking.serviceSubnet: invalid value \"nonsense\": must be a valid CIDR");
+            "ClusterConfiguration (defaults and flags): networking.serviceSubnet: invalid value "
+            "\"nonsense\": must be a valid CIDR");
   InitFlags ttl;
   ttl.token_ttl = "forever";
   loaded = MakeInitConfiguration(std::nullopt, ttl, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
-  EXPECT_THAT(loaded.error().message(), HasSubstr("bootstrapTokens[0].ttl: invalid value \"forever\""));
+  EXPECT_THAT(loaded.error().message(),
+              HasSubstr("bootstrapTokens[0].ttl: invalid value \"forever\""));
 }
 
 TEST(MakeInitTest, ConfigMixedWithBoundFlagsIsRefused) {
@@ -133,11 +138,13 @@ TEST(MakeInitTest, ConfigMixedWithBoundFlagsIsRefused) {
   flags.certificate_key = std::string(64, 'a');
   flags.dry_run = true;
   flags.skip_phases = std::vector<std::string>{"addon"};
-  auto loaded = MakeInitConfiguration(Testdata("v1beta3_full.yaml"), flags, machine, BuiltInVersions());
+  auto loaded =
+      MakeInitConfiguration(Testdata("v1beta3_full.yaml"), flags, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(loaded.error().message(),
-            "can not mix '--config' with arguments [apiserver-advertise-address certificate-key service-cidr]");
+            "can not mix '--config' with arguments [apiserver-advertise-address certificate-key "
+            "service-cidr]");
 }
 
 TEST(MakeInitTest, AllowedFlagsApplyOverTheFile) {
@@ -147,7 +154,8 @@ TEST(MakeInitTest, AllowedFlagsApplyOverTheFile) {
   flags.dry_run = true;
   flags.skip_phases = std::vector<std::string>{"addon/coredns"};
   flags.ignore_preflight_errors = std::vector<std::string>{"Mem"};
-  auto loaded = MakeInitConfiguration(Testdata("v1beta4_full.yaml"), flags, machine, BuiltInVersions());
+  auto loaded =
+      MakeInitConfiguration(Testdata("v1beta4_full.yaml"), flags, machine, BuiltInVersions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   EXPECT_EQ(loaded->cfg.node_registration.name, "override");
   EXPECT_TRUE(loaded->cfg.dry_run);
@@ -157,7 +165,8 @@ TEST(MakeInitTest, AllowedFlagsApplyOverTheFile) {
 
 TEST(MakeInitTest, V1beta3FileIsDefaulted) {
   FakeMachine machine;
-  auto loaded = MakeInitConfiguration(Testdata("v1beta3_full.yaml"), InitFlags{}, machine, BuiltInVersions());
+  auto loaded =
+      MakeInitConfiguration(Testdata("v1beta3_full.yaml"), InitFlags{}, machine, BuiltInVersions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
   const InitConfiguration& cfg = loaded->cfg;
   EXPECT_EQ(cfg.timeouts.control_plane_component_health_check, std::chrono::minutes(6));
@@ -170,12 +179,16 @@ TEST(MakeInitTest, V1beta3FileIsDefaulted) {
 
 TEST(MakeInitTest, UnknownFieldsAndKindsAreWarningsForInit) {
   FakeMachine machine;
-  std::string yaml = std::string("apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nbogus: 1\n---\n") +
-                     "apiVersion: kubeadm.k8s.io/v1beta4\nkind: JoinConfiguration\ndiscovery: {}\n";
-  auto loaded = MakeInitConfiguration(ConfigSource{"k.yaml", yaml}, InitFlags{}, machine, BuiltInVersions());
+  std::string yaml =
+      std::string("apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\nbogus: 1\n---\n") +
+      "apiVersion: kubeadm.k8s.io/v1beta4\nkind: JoinConfiguration\ndiscovery: {}\n";
+  auto loaded =
+      MakeInitConfiguration(ConfigSource{"k.yaml", yaml}, InitFlags{}, machine, BuiltInVersions());
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
-  EXPECT_THAT(loaded->warnings, ElementsAre("k.yaml: InitConfiguration (document 1): bogus: unknown field",
-                                            "k.yaml: JoinConfiguration (document 2): kind: JoinConfiguration is not used by init; ignored"));
+  EXPECT_THAT(loaded->warnings,
+              ElementsAre("k.yaml: InitConfiguration (document 1): bogus: unknown field",
+                          "k.yaml: JoinConfiguration (document 2): kind: JoinConfiguration is not "
+                          "used by init; ignored"));
 }
 
 // kubeadm refuses a gate it does not know (validation.go ValidateFeatureGates).
@@ -186,9 +199,11 @@ TEST(MakeInitTest, UnknownFeatureGateFails) {
   auto loaded = MakeInitConfiguration(std::nullopt, flags, machine, BuiltInVersions());
   ASSERT_FALSE(loaded.has_value());
   EXPECT_EQ(loaded.error().message(),
-            "ClusterConfiguration (defaults and flags): featureGates: invalid value \"NoSuchGate\": not a "
+            "ClusterConfiguration (defaults and flags): featureGates: invalid value "
+            "\"NoSuchGate\": not a "
             "valid feature gate; known gates: ControlPlaneKubeletLocalMode, EtcdLearnerMode, "
-            "NodeLocalCRISocket, PublicKeysECDSA, RootlessControlPlane, WaitForAllControlPlaneComponents");
+            "NodeLocalCRISocket, PublicKeysECDSA, RootlessControlPlane, "
+            "WaitForAllControlPlaneComponents");
 }
 
 TEST(MakeJoinTest, FlagsBuildTokenDiscovery) {
@@ -196,8 +211,8 @@ TEST(MakeJoinTest, FlagsBuildTokenDiscovery) {
   JoinFlags flags;
   flags.endpoint = "10.0.0.5:6443";
   flags.token = "abcdef.0123456789abcdef";
-  flags.discovery_token_ca_cert_hash =
-      std::vector<std::string>{"SHA256:0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef"};
+  flags.discovery_token_ca_cert_hash = std::vector<std::string>{
+      "SHA256:0123456789ABCDEF0123456789abcdef0123456789abcdef0123456789abcdef"};
   flags.certificate_key = std::string(64, 'b');
   auto loaded = MakeJoinConfiguration(std::nullopt, flags, machine);
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
@@ -206,10 +221,12 @@ TEST(MakeJoinTest, FlagsBuildTokenDiscovery) {
   EXPECT_EQ(cfg.discovery.bootstrap_token->token, "abcdef.0123456789abcdef");
   EXPECT_EQ(cfg.discovery.tls_bootstrap_token, "abcdef.0123456789abcdef");
   EXPECT_EQ(cfg.discovery.bootstrap_token->api_server_endpoint, "10.0.0.5:6443");
-  EXPECT_THAT(cfg.discovery.bootstrap_token->ca_cert_hashes,
-              ElementsAre("sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
+  EXPECT_THAT(
+      cfg.discovery.bootstrap_token->ca_cert_hashes,
+      ElementsAre("sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
   EXPECT_FALSE(cfg.control_plane.has_value());
-  EXPECT_THAT(loaded->warnings, ElementsAre("--certificate-key is only used with --control-plane; ignored"));
+  EXPECT_THAT(loaded->warnings,
+              ElementsAre("--certificate-key is only used with --control-plane; ignored"));
   EXPECT_EQ(cfg.node_registration.name, "node-1");
 }
 
@@ -277,8 +294,10 @@ TEST(MakeJoinTest, TokenDiscoveryNeedsPinsOrUnsafeSkip) {
   flags.token = "abcdef.0123456789abcdef";
   auto loaded = MakeJoinConfiguration(std::nullopt, flags, machine);
   ASSERT_FALSE(loaded.has_value());
-  EXPECT_THAT(loaded.error().message(),
-              ::testing::StartsWith("JoinConfiguration (defaults and flags): discovery.bootstrapToken.caCertHashes: "));
+  EXPECT_THAT(
+      loaded.error().message(),
+      ::testing::StartsWith(
+          "JoinConfiguration (defaults and flags): discovery.bootstrapToken.caCertHashes: "));
   flags.discovery_token_unsafe_skip_ca_verification = true;
   EXPECT_TRUE(MakeJoinConfiguration(std::nullopt, flags, machine).has_value());
 }
@@ -287,16 +306,18 @@ TEST(MakeJoinTest, DiscoveryRequiredAndHashFormat) {
   FakeMachine machine;
   auto none = MakeJoinConfiguration(std::nullopt, JoinFlags{}, machine);
   ASSERT_FALSE(none.has_value());
-  EXPECT_EQ(none.error().message(), "JoinConfiguration (defaults and flags): discovery: invalid value \"\": one of "
-                                    "discovery.bootstrapToken or discovery.file must be set");
+  EXPECT_EQ(none.error().message(),
+            "JoinConfiguration (defaults and flags): discovery: invalid value \"\": one of "
+            "discovery.bootstrapToken or discovery.file must be set");
   JoinFlags flags;
   flags.endpoint = "10.0.0.5";
   flags.token = "abcdef.0123456789abcdef";
   flags.discovery_token_ca_cert_hash = std::vector<std::string>{"md5:abc"};
   auto bad = MakeJoinConfiguration(std::nullopt, flags, machine);
   ASSERT_FALSE(bad.has_value());
-  EXPECT_EQ(bad.error().message(), "JoinConfiguration (defaults and flags): discovery.bootstrapToken.apiServerEndpoint: "
-                                   "invalid value \"10.0.0.5\": must be in the form host:port");
+  EXPECT_EQ(bad.error().message(),
+            "JoinConfiguration (defaults and flags): discovery.bootstrapToken.apiServerEndpoint: "
+            "invalid value \"10.0.0.5\": must be in the form host:port");
 }
 
 TEST(MakeJoinTest, FileAndMixing) {
@@ -320,11 +341,13 @@ TEST(MakeJoinTest, FileAndMixing) {
 TEST(MakeJoinTest, InitDocumentsInAJoinFileAreIgnoredWithAWarning) {
   FakeMachine machine;
   ConfigSource source = Testdata("join_v1beta3.yaml");
-  source.content = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n---\n" + source.content;
+  source.content =
+      "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n---\n" + source.content;
   auto loaded = MakeJoinConfiguration(source, JoinFlags{}, machine);
   ASSERT_TRUE(loaded.has_value()) << loaded.status().message();
-  EXPECT_THAT(loaded->warnings, ElementsAre("join_v1beta3.yaml: ClusterConfiguration (document 1): kind: "
-                                            "ClusterConfiguration is not used by join; ignored"));
+  EXPECT_THAT(loaded->warnings,
+              ElementsAre("join_v1beta3.yaml: ClusterConfiguration (document 1): kind: "
+                          "ClusterConfiguration is not used by join; ignored"));
 }
 
 TEST(MakeResetTest, FileFlagsAndDefaults) {
@@ -346,8 +369,9 @@ TEST(MakeResetTest, FileFlagsAndDefaults) {
 }
 
 TEST(MixedArgumentsTest, SkipFlagsAndAllowedOnesPass) {
-  EXPECT_TRUE(CheckMixedArguments(true, {"dry-run", "ignore-preflight-errors", "node-name", "skip-phases",
-                                         "skip-token-print", "upload-certs"}).ok());
+  EXPECT_TRUE(CheckMixedArguments(true, {"dry-run", "ignore-preflight-errors", "node-name",
+                                         "skip-phases", "skip-token-print", "upload-certs"})
+                  .ok());
   EXPECT_TRUE(CheckMixedArguments(false, {"service-cidr"}).ok());
   EXPECT_EQ(CheckMixedArguments(true, {"cri-socket", "patches"}).message(),
             "can not mix '--config' with arguments [cri-socket patches]");

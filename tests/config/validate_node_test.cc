@@ -82,22 +82,21 @@ TEST(ValidateNodeTest, CaCertHashMatchesPattern) {
                     "sha256:" + hex + "0", "SHA256:" + hex, "sha256:" + hex.substr(1) + "g",
                     "sha256" + hex, "sha256:" + hex + "\n"},
                    "aF9g:s\n", 3);
-  EXPECT_THAT(
-      RegexDisagreements("^sha256:[0-9a-fA-F]{64}$", inputs,
-                         [](const std::string& hash) {
-                           JoinConfiguration cfg;
-                           cfg.node_registration = ValidNode();
-                           cfg.discovery.bootstrap_token =
-                               BootstrapTokenDiscovery{.token = "abcdef.0123456789abcdef",
-                                                       .api_server_endpoint = "192.0.2.1:6443",
-                                                       .ca_cert_hashes = {hash}};
-                           cfg.discovery.tls_bootstrap_token = "abcdef.0123456789abcdef";
-                           std::vector<std::string> warnings;
-                           return ValidateJoinConfiguration(cfg, "join.yaml", testing::FakeMachine(),
-                                                            warnings)
-                               .ok();
-                         }),
-      IsEmpty());
+  EXPECT_THAT(RegexDisagreements("^sha256:[0-9a-fA-F]{64}$", inputs,
+                                 [](const std::string& hash) {
+                                   JoinConfiguration cfg;
+                                   cfg.node_registration = ValidNode();
+                                   cfg.discovery.bootstrap_token = BootstrapTokenDiscovery{
+                                       .token = "abcdef.0123456789abcdef",
+                                       .api_server_endpoint = "192.0.2.1:6443",
+                                       .ca_cert_hashes = {hash}};
+                                   cfg.discovery.tls_bootstrap_token = "abcdef.0123456789abcdef";
+                                   std::vector<std::string> warnings;
+                                   return ValidateJoinConfiguration(
+                                              cfg, "join.yaml", testing::FakeMachine(), warnings)
+                                       .ok();
+                                 }),
+              IsEmpty());
 }
 
 }  // namespace

@@ -182,8 +182,8 @@ TEST(InitValidationTest, AdvertiseAddressAsParseIPSloppy) {
   std::vector<std::string> warnings;
   for (const char* ok : {"010.0.0.1", "10.0.0.1", "fd00::1"}) {
     Checker check("kubeadm.yaml", warnings);
-    ValidateAPIEndpoint(APIEndpoint{.advertise_address = ok, .bind_port = 6443},
-                        "localAPIEndpoint", check);
+    ValidateAPIEndpoint(APIEndpoint{.advertise_address = ok, .bind_port = 6443}, "localAPIEndpoint",
+                        check);
     EXPECT_TRUE(check.ok()) << ok << ": " << check.status().message();
   }
   for (const char* bad : {"256.0.0.1", "0.0.0.0", "::", "::ffff:0.0.0.0"}) {

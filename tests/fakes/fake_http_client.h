@@ -21,7 +21,9 @@ class FakeHttpServer {
   using Handler = std::function<Result<util::HttpResponse>(const Seen&)>;
 
   // Answers every request; 404 with an empty body until a test sets it.
-  Handler handler = [](const Seen&) { return Result<util::HttpResponse>(util::HttpResponse{404, "", {}}); };
+  Handler handler = [](const Seen&) {
+    return Result<util::HttpResponse>(util::HttpResponse{404, "", {}});
+  };
 
   const std::vector<Seen>& seen() const { return seen_; }
   std::vector<std::string> Urls() const {
@@ -42,7 +44,8 @@ class FakeHttpServer {
  private:
   class Client final : public util::HttpClient {
    public:
-    Client(FakeHttpServer& server, util::HttpClientOptions options) : server_(server), options_(std::move(options)) {}
+    Client(FakeHttpServer& server, util::HttpClientOptions options)
+        : server_(server), options_(std::move(options)) {}
     Result<util::HttpResponse> Do(const util::HttpRequest& request) override {
       server_.seen_.push_back(Seen{options_, request});
       return server_.handler(server_.seen_.back());

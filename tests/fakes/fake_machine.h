@@ -16,12 +16,16 @@ class FakeMachine final : public util::Machine {
   std::uint64_t memory_bytes = 8ULL << 30;
   std::string hostname = "node-1";
   std::set<int> busy_ports;
-  std::map<std::string, std::string> binaries = {
-      {"ip", "/usr/sbin/ip"},          {"iptables", "/usr/sbin/iptables"},
-      {"mount", "/usr/bin/mount"},     {"nsenter", "/usr/bin/nsenter"},
-      {"ebtables", "/usr/sbin/ebtables"}, {"ethtool", "/usr/sbin/ethtool"},
-      {"socat", "/usr/bin/socat"},     {"tc", "/usr/sbin/tc"},
-      {"touch", "/usr/bin/touch"},     {"conntrack", "/usr/sbin/conntrack"}};
+  std::map<std::string, std::string> binaries = {{"ip", "/usr/sbin/ip"},
+                                                 {"iptables", "/usr/sbin/iptables"},
+                                                 {"mount", "/usr/bin/mount"},
+                                                 {"nsenter", "/usr/bin/nsenter"},
+                                                 {"ebtables", "/usr/sbin/ebtables"},
+                                                 {"ethtool", "/usr/sbin/ethtool"},
+                                                 {"socat", "/usr/bin/socat"},
+                                                 {"tc", "/usr/sbin/tc"},
+                                                 {"touch", "/usr/bin/touch"},
+                                                 {"conntrack", "/usr/sbin/conntrack"}};
   std::map<std::string, std::string> system_files = {
       {"/proc/sys/net/ipv4/ip_forward", "1\n"},
       {"/proc/sys/net/ipv6/conf/default/forwarding", "1\n"},
@@ -36,7 +40,8 @@ class FakeMachine final : public util::Machine {
   std::uint64_t MemoryBytes() const override { return memory_bytes; }
   std::string Hostname() const override { return hostname; }
   Status CheckPortFree(int port) const override {
-    if (busy_ports.count(port)) return FailedPrecondition("Port " + std::to_string(port) + " is in use");
+    if (busy_ports.count(port))
+      return FailedPrecondition("Port " + std::to_string(port) + " is in use");
     return Status();
   }
   std::optional<std::string> LookPath(const std::string& binary) const override {

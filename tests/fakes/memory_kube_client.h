@@ -4,10 +4,9 @@
 
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/util/kube_client.h"
 
@@ -36,7 +35,8 @@ class MemoryKubeClient : public util::KubeClient {
     if (it == objects_.end()) return NotFoundError(path);
     return it->second;
   }
-  Result<nlohmann::json> Create(const std::string& collection, const nlohmann::json& object) override {
+  Result<nlohmann::json> Create(const std::string& collection,
+                                const nlohmann::json& object) override {
     KKADM_RETURN_IF_ERROR(Enter("POST", collection));
     std::string path =
         collection + "/" + object.value("metadata", nlohmann::json::object()).value("name", "");
@@ -56,8 +56,10 @@ class MemoryKubeClient : public util::KubeClient {
     KKADM_RETURN_IF_ERROR(CheckVersion(path, patch));
     nlohmann::json obj = objects_[path];
     try {
-      if (type == util::PatchType::kJson) obj = obj.patch(patch);
-      else obj.merge_patch(patch);  // strategic merge is a merge patch for the fields tests use
+      if (type == util::PatchType::kJson)
+        obj = obj.patch(patch);
+      else
+        obj.merge_patch(patch);  // strategic merge is a merge patch for the fields tests use
     } catch (const nlohmann::json::exception& e) {
       return InvalidArgument(e.what());
     }

@@ -55,7 +55,8 @@ class ClusterPhasesTest : public ::testing::Test {
   }
 
   // A self-signed CA at <pki>/ca.{crt,key} (node path) made by the openssl CLI; returns the PEM.
-  std::string MakeCa(const std::string& node_dir = "/etc/kubernetes/pki", const std::string& base = "ca") {
+  std::string MakeCa(const std::string& node_dir = "/etc/kubernetes/pki",
+                     const std::string& base = "ca") {
     const std::string dir = root_.path() + node_dir;
     std::string mk = "mkdir -p '" + dir + "'";
     EXPECT_EQ(std::system(mk.c_str()), 0);
@@ -65,7 +66,8 @@ class ClusterPhasesTest : public ::testing::Test {
   }
 
   // admin.conf pointing at `server` with the CA embedded.
-  void WriteAdminConf(const std::string& ca_pem, const std::string& server = "https://192.0.2.10:6443") {
+  void WriteAdminConf(const std::string& ca_pem,
+                      const std::string& server = "https://192.0.2.10:6443") {
     const std::string text =
         "apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    certificate-authority-data: " +
         util::Base64Encode(ca_pem) + "\n    server: " + server +

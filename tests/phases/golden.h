@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+
 #include "tests/fakes/source_dir.h"
 
 namespace kkadm::testing {

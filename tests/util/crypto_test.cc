@@ -51,14 +51,16 @@ TEST(CryptoTest, DecodeCertificateKeyValidates) {
 
 // Python's cryptography AESGCM (the same construction as Go's crypto/cipher GCM) opens our data.
 TEST(CryptoTest, PythonAesGcmOpensOurCiphertext) {
-  if (Capture("python3 -c 'import cryptography' 2>&1 && echo yes").find("yes") == std::string::npos) {
+  if (Capture("python3 -c 'import cryptography' 2>&1 && echo yes").find("yes") ==
+      std::string::npos) {
     GTEST_SKIP() << "python3 cryptography not available";
   }
   const std::string hex_key = *CreateCertificateKey();
   auto sealed = EncryptBytes("kkadm-secret-payload", *DecodeCertificateKey(hex_key));
   const std::string script =
       "from cryptography.hazmat.primitives.ciphers.aead import AESGCM; import binascii,sys; "
-      "k=binascii.unhexlify('" + hex_key + "'); d=binascii.unhexlify('" + HexEncode(*sealed) +
+      "k=binascii.unhexlify('" +
+      hex_key + "'); d=binascii.unhexlify('" + HexEncode(*sealed) +
       "'); sys.stdout.write(AESGCM(k).decrypt(d[:12], d[12:], None).decode())";
   EXPECT_EQ(Capture("python3 -c \"" + script + "\""), "kkadm-secret-payload");
 }
@@ -70,8 +72,9 @@ TEST(JwsTest, MatchesOpensslHmac) {
   const std::string header = Base64UrlEncode("{\"alg\":\"HS256\",\"kid\":\"abcdef\"}");
   ASSERT_EQ(sig->substr(0, header.size() + 2), header + "..");
   const std::string input = header + "." + Base64UrlEncode(content);
-  std::string mac_b64 = Capture("printf '%s' '" + input +
-                                "' | openssl dgst -sha256 -hmac 0123456789abcdef -binary | openssl base64 -A");
+  std::string mac_b64 =
+      Capture("printf '%s' '" + input +
+              "' | openssl dgst -sha256 -hmac 0123456789abcdef -binary | openssl base64 -A");
   std::string mac_url;
   for (char c : mac_b64) {
     if (c == '=') break;
@@ -86,10 +89,12 @@ TEST(JwsTest, MatchesOpensslHmac) {
 TEST(PubkeyPinTest, MatchesOpensslSpkiDigest) {
   kkadm::testing::TempDir dir;
   ASSERT_TRUE(kkadm::testing::RunOpenssl(
-      dir.path(), "req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 1 -subj /CN=ca"));
-  const std::string expected = Capture("cd '" + dir.path() +
-                                       "' && openssl x509 -in ca.crt -pubkey -noout | openssl pkey "
-                                       "-pubin -outform der | openssl dgst -sha256 -r | cut -d' ' -f1");
+      dir.path(),
+      "req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 1 -subj /CN=ca"));
+  const std::string expected =
+      Capture("cd '" + dir.path() +
+              "' && openssl x509 -in ca.crt -pubkey -noout | openssl pkey "
+              "-pubin -outform der | openssl dgst -sha256 -r | cut -d' ' -f1");
   const std::string pem = kkadm::testing::ReadHostFile(dir.path() + "/ca.crt");
   auto pin = PinOfPemCertificate(pem);
   ASSERT_TRUE(pin.has_value());
@@ -106,7 +111,8 @@ TEST(PubkeyPinTest, MatchesOpensslSpkiDigest) {
 }
 
 TEST(Base64Test, RoundTrips) {
-  for (const std::string& s : std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)}) {
+  for (const std::string& s :
+       std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)}) {
     EXPECT_EQ(*Base64Decode(Base64Encode(s)), s);
   }
   EXPECT_EQ(Base64Encode("ab"), "YWI=");

@@ -22,7 +22,8 @@ TEST(DryRunFileSystemTest, WritesGoToOverlayAndNodeIsUntouched) {
   EXPECT_EQ(*fs.ReadFile("/etc/kubernetes/pki/ca.crt"), "new");
   EXPECT_EQ(*base.ReadFile("/etc/kubernetes/pki/ca.crt"), "old");
   EXPECT_FALSE(base.Exists("/etc/kubernetes/admin.conf"));
-  EXPECT_EQ(fs.HostPath("/etc/kubernetes/admin.conf"), scratch.path() + "/etc/kubernetes/admin.conf");
+  EXPECT_EQ(fs.HostPath("/etc/kubernetes/admin.conf"),
+            scratch.path() + "/etc/kubernetes/admin.conf");
   EXPECT_NE(out.str().find("[dryrun] Would write file \"/etc/kubernetes/admin.conf\" (mode 0600)"),
             std::string::npos);
   auto names = fs.ListDir("/etc/kubernetes");

@@ -1,11 +1,11 @@
 #include "app/util/file_system_real.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <gtest/gtest.h>
 
 #include "tests/fakes/temp_dir.h"
 
@@ -77,7 +77,8 @@ TEST_P(RealFileSystemTest, RemoveDeletesSymlinkNotTarget) {
   RealFileSystem fs(root.path(), GetParam());
   ASSERT_TRUE(fs.WriteFile("/outside/keep", "x", 0644).ok());
   ASSERT_TRUE(fs.MakeDirs("/etc/kubernetes", 0755).ok());
-  std::filesystem::create_symlink(fs.HostPath("/outside/keep"), root.path() + "/etc/kubernetes/link");
+  std::filesystem::create_symlink(fs.HostPath("/outside/keep"),
+                                  root.path() + "/etc/kubernetes/link");
   EXPECT_EQ(fs.Stat("/etc/kubernetes/link")->type, FileType::kSymlink);
   ASSERT_TRUE(fs.Remove("/etc/kubernetes/link").ok());
   EXPECT_FALSE(fs.Exists("/etc/kubernetes/link"));
@@ -98,8 +99,9 @@ TEST_P(RealFileSystemTest, ReadsSeeEarlierWrites) {
   testing::TempDir root;
   RealFileSystem fs(root.path(), GetParam());
   for (int i = 0; i < 50; ++i) {
-    ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/pki/f" + std::to_string(i % 5), std::to_string(i), 0600)
-                    .ok());
+    ASSERT_TRUE(
+        fs.WriteFile("/etc/kubernetes/pki/f" + std::to_string(i % 5), std::to_string(i), 0600)
+            .ok());
   }
   EXPECT_EQ(*fs.ReadFile("/etc/kubernetes/pki/f4"), "49");
   EXPECT_EQ(*fs.ListDir("/etc/kubernetes/pki"),
@@ -126,8 +128,9 @@ TEST_P(RealFileSystemTest, AWriteThatFailsIsReported) {
     EXPECT_TRUE(fs.Exists("/etc/kubernetes"));
     Status seen = fs.Stat("/etc/kubernetes/manifests").status();
     EXPECT_FALSE(seen.ok());
-    EXPECT_NE(seen.message().find("renaming into place " + root.path() + "/etc/kubernetes/manifests"),
-              std::string::npos)
+    EXPECT_NE(
+        seen.message().find("renaming into place " + root.path() + "/etc/kubernetes/manifests"),
+        std::string::npos)
         << seen.message();
     Status synced = fs.Sync();
     EXPECT_EQ(synced.message(), seen.message());

@@ -265,8 +265,8 @@ TEST_F(SystemdInitSystemTest, UnitLifecycle) {
 TEST_F(SystemdInitSystemTest, ReloadIfStaleReloadsOnlyForChangedUnits) {
   SystemdInitSystem init(instance_->BusAddress(), std::chrono::seconds(30));
   auto make_witness_stale = [&](const std::string& seconds) {
-    WriteText(Units() + "/kkwitness.service", "[Service]\nExecStart=/usr/bin/sleep " + seconds + "\n",
-              fs::perms(0644));
+    WriteText(Units() + "/kkwitness.service",
+              "[Service]\nExecStart=/usr/bin/sleep " + seconds + "\n", fs::perms(0644));
   };
   make_witness_stale("1001");
   ASSERT_TRUE(init.Start("kkwitness.service").ok());
@@ -281,9 +281,10 @@ TEST_F(SystemdInitSystemTest, ReloadIfStaleReloadsOnlyForChangedUnits) {
   ASSERT_TRUE(init.ReloadIfStale("kkfresh.service", {unit_file}).ok());
   EXPECT_EQ(NeedDaemonReload("kkwitness"), "b true\n");  // not reloaded
   ASSERT_TRUE(init.Start("kkfresh.service").ok());
-  const std::string exec_start = "get-property org.freedesktop.systemd1 "
-                                 "/org/freedesktop/systemd1/unit/kkfresh_2eservice "
-                                 "org.freedesktop.systemd1.Service ExecStart";
+  const std::string exec_start =
+      "get-property org.freedesktop.systemd1 "
+      "/org/freedesktop/systemd1/unit/kkfresh_2eservice "
+      "org.freedesktop.systemd1.Service ExecStart";
   EXPECT_NE(Busctl(exec_start).find("2001"), std::string::npos);
   ASSERT_TRUE(init.ReloadIfStale("kkfresh.service", {unit_file}).ok());
   EXPECT_EQ(NeedDaemonReload("kkwitness"), "b true\n");  // still current: not reloaded

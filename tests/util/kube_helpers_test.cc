@@ -50,9 +50,11 @@ TEST(KubePathsTest, PathForObject) {
   nlohmann::json crb = {{"apiVersion", "rbac.authorization.k8s.io/v1"},
                         {"kind", "ClusterRoleBinding"},
                         {"metadata", {{"name", "kubeadm:get-nodes"}, {"namespace", "ignored"}}}};
-  EXPECT_EQ(*PathForObject(crb), "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubeadm:get-nodes");
+  EXPECT_EQ(*PathForObject(crb),
+            "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubeadm:get-nodes");
   nlohmann::json csr = {{"apiVersion", "certificates.k8s.io/v1"},
-                        {"kind", "CertificateSigningRequest"}, {"metadata", {{"name", "c"}}}};
+                        {"kind", "CertificateSigningRequest"},
+                        {"metadata", {{"name", "c"}}}};
   EXPECT_EQ(*PathForObject(csr), "/apis/certificates.k8s.io/v1/certificatesigningrequests/c");
   nlohmann::json unknown = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", {{"name", "p"}}}};
   EXPECT_EQ(PathForObject(unknown).error().code(), StatusCode::kNotFound);
@@ -129,9 +131,8 @@ TEST(CreateOrMutateTest, CreatesOrMutatesTheLiveObject) {
 TEST(CreateOrMutateTest, MutateErrorStops) {
   MemoryKubeClient client;
   client.Put(kCmPath, ConfigMap("x"));
-  Status status = CreateOrMutate(client, ConfigMap("x"), [](nlohmann::json&) {
-    return InvalidArgument("cannot mutate");
-  });
+  Status status = CreateOrMutate(client, ConfigMap("x"),
+                                 [](nlohmann::json&) { return InvalidArgument("cannot mutate"); });
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(client.calls.back(), std::string("GET ") + kCmPath);
 }
@@ -178,9 +179,10 @@ TEST(PatchNodeTest, SendsAStrategicPatchOnceAndIsIdempotent) {
         "unix:///run/containerd/containerd.sock";
   };
   ASSERT_TRUE(PatchNode(client, "n1", mark).ok());
-  EXPECT_EQ(client.At("/api/v1/nodes/n1")["metadata"]["annotations"]
-                     ["kubeadm.alpha.kubernetes.io/cri-socket"],
-            "unix:///run/containerd/containerd.sock");
+  EXPECT_EQ(
+      client.At(
+          "/api/v1/nodes/n1")["metadata"]["annotations"]["kubeadm.alpha.kubernetes.io/cri-socket"],
+      "unix:///run/containerd/containerd.sock");
   EXPECT_EQ(client.calls.back(), "PATCH /api/v1/nodes/n1");
   ASSERT_TRUE(PatchNode(client, "n1", mark).ok());
   EXPECT_EQ(client.calls.back(), "GET /api/v1/nodes/n1");
@@ -193,7 +195,8 @@ TEST(PatchNodeTest, RetriesConflictsAndReportsMissingNode) {
   client.inject = [&](const std::string& method, const std::string&) -> Status {
     return method == "PATCH" && patches++ < 2 ? Aborted("modified") : Status::Ok();
   };
-  ASSERT_TRUE(PatchNode(client, "n1", [](nlohmann::json& n) { n["metadata"]["labels"]["l"] = ""; }).ok());
+  ASSERT_TRUE(
+      PatchNode(client, "n1", [](nlohmann::json& n) { n["metadata"]["labels"]["l"] = ""; }).ok());
   EXPECT_EQ(patches, 3);
   EXPECT_EQ(PatchNode(client, "n2", [](nlohmann::json&) {}).code(), StatusCode::kNotFound);
 }
@@ -216,9 +219,9 @@ TEST(WaitForObjectTest, TimesOutWithTheLastError) {
   MemoryKubeClient client;
   client.Put(kCmPath, ConfigMap("v"));
   FakeClock clock;
-  auto got = WaitForObject(client, clock, kCmPath, std::chrono::milliseconds(500),
-                           std::chrono::seconds(2),
-                           [](const nlohmann::json& o) { return o["data"].contains("never"); });
+  auto got =
+      WaitForObject(client, clock, kCmPath, std::chrono::milliseconds(500), std::chrono::seconds(2),
+                    [](const nlohmann::json& o) { return o["data"].contains("never"); });
   ASSERT_FALSE(got);
   EXPECT_EQ(got.error().code(), StatusCode::kUnavailable);
   EXPECT_NE(got.error().message().find("not ready"), std::string::npos);

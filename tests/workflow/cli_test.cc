@@ -97,9 +97,9 @@ TEST_F(BindTest, PhaseSubcommandsAreBuiltWhenPhaseIsParsed) {
   Parse("init phase certs apiserver --cert-dir /b");  // a second parse builds nothing twice
   EXPECT_EQ(cert_dir_, "/b");
   EXPECT_EQ(built(), 3u);
-  EXPECT_EQ(*log_, (Log{"preflight", "certs", "certs/ca", "certs/apiserver", "addon",
-                        "addon/coredns", "addon/kube-proxy", "secret", "certs/ca",
-                        "certs/apiserver"}));
+  EXPECT_EQ(*log_,
+            (Log{"preflight", "certs", "certs/ca", "certs/apiserver", "addon", "addon/coredns",
+                 "addon/kube-proxy", "secret", "certs/ca", "certs/apiserver"}));
 }
 
 TEST_F(BindTest, PhaseSubcommandsCanBeBuiltAtOnce) {

@@ -52,7 +52,9 @@ std::string Corefile(const std::string& dns_domain) {
          "       lameduck 5s\n"
          "    }\n"
          "    ready\n"
-         "    kubernetes " + dns_domain + " in-addr.arpa ip6.arpa {\n"
+         "    kubernetes " +
+         dns_domain +
+         " in-addr.arpa ip6.arpa {\n"
          "       pods insecure\n"
          "       fallthrough in-addr.arpa ip6.arpa\n"
          "       ttl 30\n"

@@ -2,10 +2,9 @@
 // manifests/addons/ and filled in from the configuration; and installing or printing them.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/config/types.h"
 #include "app/util/kube_client.h"

@@ -55,28 +55,37 @@ workflow::Phase NewAddonPhase(InitData& data) {
     if (data.cfg.cluster.dns.disabled) return Status::Ok();
     return CheckCoreDnsPatches(data.cfg.cluster, data.patches);
   };
-  coredns.inherit_flags = {"config", "kubeconfig", "kubernetes-version", "image-repository",
-                           "service-cidr", "service-dns-domain", "feature-gates", "dry-run"};
-  workflow::Phase proxy = Child(
-      data, "kube-proxy", "Install the kube-proxy addon to a Kubernetes cluster",
-      "Install the kube-proxy addon components via the API server.", [&data]() -> Status {
-        if (data.cfg.cluster.proxy.disabled) {
-          spdlog::debug("[addons] the kube-proxy addon is disabled; skipping it");
-          return Status::Ok();
-        }
-        return Install(data,
-                       KubeProxyObjects(data.cfg.cluster, data.cfg.local_api_endpoint,
-                                        data.cfg.component_configs.kube_proxy),
-                       "kube-proxy");
-      });
-  proxy.inherit_flags = {"config", "kubeconfig", "kubernetes-version", "image-repository",
-                         "apiserver-advertise-address", "control-plane-endpoint",
-                         "apiserver-bind-port", "pod-network-cidr", "feature-gates", "dry-run"};
+  coredns.inherit_flags = {"config",           "kubeconfig",   "kubernetes-version",
+                           "image-repository", "service-cidr", "service-dns-domain",
+                           "feature-gates",    "dry-run"};
+  workflow::Phase proxy =
+      Child(data, "kube-proxy", "Install the kube-proxy addon to a Kubernetes cluster",
+            "Install the kube-proxy addon components via the API server.", [&data]() -> Status {
+              if (data.cfg.cluster.proxy.disabled) {
+                spdlog::debug("[addons] the kube-proxy addon is disabled; skipping it");
+                return Status::Ok();
+              }
+              return Install(data,
+                             KubeProxyObjects(data.cfg.cluster, data.cfg.local_api_endpoint,
+                                              data.cfg.component_configs.kube_proxy),
+                             "kube-proxy");
+            });
+  proxy.inherit_flags = {"config",
+                         "kubeconfig",
+                         "kubernetes-version",
+                         "image-repository",
+                         "apiserver-advertise-address",
+                         "control-plane-endpoint",
+                         "apiserver-bind-port",
+                         "pod-network-cidr",
+                         "feature-gates",
+                         "dry-run"};
 
   workflow::Phase phase;
   phase.name = "addon";
   phase.description = "Install required addons for passing conformance tests";
-  phase.long_description = "This command is not meant to be run on its own. See list of available subcommands.";
+  phase.long_description =
+      "This command is not meant to be run on its own. See list of available subcommands.";
   phase.children = {std::move(coredns), std::move(proxy)};
   return phase;
 }

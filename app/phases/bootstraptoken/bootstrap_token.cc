@@ -15,7 +15,8 @@ json Group(const std::string& name) { return json::array({util::RbacSubject("Gro
 json FindNamed(const json& list, const std::string& name, const char* field) {
   if (!list.is_array()) return nullptr;
   for (const auto& item : list) {
-    if (item.is_object() && item.value("name", "") == name && item.contains(field)) return item[field];
+    if (item.is_object() && item.value("name", "") == name && item.contains(field))
+      return item[field];
   }
   return nullptr;
 }
@@ -34,15 +35,17 @@ Status UpdateOrCreateTokens(util::KubeClient& client, bool fail_if_exists,
     }
     if (!existing && existing.error().code() != StatusCode::kNotFound) return existing.error();
     Status status = util::CreateOrUpdate(client, BootstrapTokenSecret(token, now));
-    if (!status.ok()) return status.Wrap("failed to create or update bootstrap token with name " +
-                                         std::string(kBootstrapTokenSecretPrefix) + token.id);
+    if (!status.ok())
+      return status.Wrap("failed to create or update bootstrap token with name " +
+                         std::string(kBootstrapTokenSecretPrefix) + token.id);
   }
   return Status::Ok();
 }
 
 Status CreateBootstrapTokenRbac(util::KubeClient& client, util::Printer& out) {
   const json get_nodes = json::array({util::PolicyRule({"get"}, {""}, {"nodes"})});
-  KKADM_RETURN_IF_ERROR(util::CreateOrUpdate(client, util::ClusterRole("kubeadm:get-nodes", get_nodes)));
+  KKADM_RETURN_IF_ERROR(
+      util::CreateOrUpdate(client, util::ClusterRole("kubeadm:get-nodes", get_nodes)));
   KKADM_RETURN_IF_ERROR(util::CreateOrUpdate(
       client, util::ClusterRoleBinding("kubeadm:get-nodes", "kubeadm:get-nodes",
                                        Group(util::kNodeBootstrapTokenGroup))));
@@ -54,10 +57,10 @@ Status CreateBootstrapTokenRbac(util::KubeClient& client, util::Printer& out) {
            "Configured RBAC rules to allow Node Bootstrap tokens to post CSRs in order for nodes "
            "to get long term certificate credentials");
   KKADM_RETURN_IF_ERROR(util::CreateOrUpdate(
-      client, util::ClusterRoleBinding(
-                  "kubeadm:node-autoapprove-bootstrap",
-                  "system:certificates.k8s.io:certificatesigningrequests:nodeclient",
-                  Group(util::kNodeBootstrapTokenGroup))));
+      client,
+      util::ClusterRoleBinding("kubeadm:node-autoapprove-bootstrap",
+                               "system:certificates.k8s.io:certificatesigningrequests:nodeclient",
+                               Group(util::kNodeBootstrapTokenGroup))));
   out.Line("bootstrap-token",
            "Configured RBAC rules to allow the csrapprover controller automatically approve CSRs "
            "from a Node Bootstrap Token");
@@ -86,7 +89,8 @@ Result<KubeconfigCluster> CurrentCluster(const util::FileSystem& fs,
     return InvalidArgument("kubeconfig \"" + kubeconfig_path +
                            "\" has no cluster for its current context \"" + current + "\"");
   }
-  KubeconfigCluster out{cluster.value("server", ""), cluster.value("certificate-authority-data", "")};
+  KubeconfigCluster out{cluster.value("server", ""),
+                        cluster.value("certificate-authority-data", "")};
   if (out.ca_data.empty() && cluster.contains("certificate-authority")) {
     auto ca = fs.ReadFile(cluster.value("certificate-authority", ""));
     if (!ca) return ca.error().Wrap("reading the kubeconfig's CA");
@@ -98,11 +102,10 @@ Result<KubeconfigCluster> CurrentCluster(const util::FileSystem& fs,
 std::string ClusterInfoKubeconfig(const KubeconfigCluster& cluster) {
   json doc = {{"apiVersion", "v1"},
               {"kind", "Config"},
-              {"clusters",
-               json::array({{{"name", ""},
-                             {"cluster",
-                              {{"server", cluster.server},
-                               {"certificate-authority-data", cluster.ca_data}}}}})},
+              {"clusters", json::array({{{"name", ""},
+                                         {"cluster",
+                                          {{"server", cluster.server},
+                                           {"certificate-authority-data", cluster.ca_data}}}}})},
               {"contexts", nullptr},
               {"current-context", ""},
               {"preferences", json::object()},
@@ -112,7 +115,8 @@ std::string ClusterInfoKubeconfig(const KubeconfigCluster& cluster) {
 
 Status CreateClusterInfo(util::KubeClient& client, const util::FileSystem& fs,
                          const std::string& admin_kubeconfig_path, util::Printer& out) {
-  out.Line("bootstrap-token", "Creating the \"cluster-info\" ConfigMap in the \"kube-public\" namespace");
+  out.Line("bootstrap-token",
+           "Creating the \"cluster-info\" ConfigMap in the \"kube-public\" namespace");
   auto cluster = CurrentCluster(fs, admin_kubeconfig_path);
   if (!cluster) return cluster.error();
   KKADM_RETURN_IF_ERROR(util::CreateOrRetain(
@@ -129,9 +133,9 @@ Status CreateClusterInfo(util::KubeClient& client, const util::FileSystem& fs,
 }
 
 Status EnsureAdminClusterRoleBinding(util::KubeClient& client) {
-  return util::CreateOrRetain(
-      client, util::ClusterRoleBinding("kubeadm:cluster-admins", "cluster-admin",
-                                       Group("kubeadm:cluster-admins")));
+  return util::CreateOrRetain(client,
+                              util::ClusterRoleBinding("kubeadm:cluster-admins", "cluster-admin",
+                                                       Group("kubeadm:cluster-admins")));
 }
 
 }  // namespace kkadm::phases

@@ -3,10 +3,9 @@
 #pragma once
 
 #include <chrono>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/config/types.h"
 #include "app/util/file_system.h"
@@ -33,7 +32,8 @@ struct KubeconfigCluster {
   std::string server;
   std::string ca_data;  // base64
 };
-Result<KubeconfigCluster> CurrentCluster(const util::FileSystem& fs, const std::string& kubeconfig_path);
+Result<KubeconfigCluster> CurrentCluster(const util::FileSystem& fs,
+                                         const std::string& kubeconfig_path);
 
 // The kubeconfig published in cluster-info: one cluster named "" with server and CA data, as
 // client-go's clientcmd.Write renders it.

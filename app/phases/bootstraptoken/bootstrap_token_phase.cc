@@ -40,9 +40,9 @@ Status Run(InitData& data) {
   PrintTokens(data);
   data.printer().Line("bootstrap-token",
                       "Configuring bootstrap tokens, cluster-info ConfigMap, RBAC Roles");
-  KKADM_RETURN_IF_ERROR(UpdateOrCreateTokens(**client, false, data.cfg.bootstrap_tokens,
-                                             data.host->clock.Now())
-                            .Wrap("error updating or creating token"));
+  KKADM_RETURN_IF_ERROR(
+      UpdateOrCreateTokens(**client, false, data.cfg.bootstrap_tokens, data.host->clock.Now())
+          .Wrap("error updating or creating token"));
   KKADM_RETURN_IF_ERROR(CreateBootstrapTokenRbac(**client, data.printer()));
   return CreateClusterInfo(**client, data.fs(), data.admin_kubeconfig_path, data.printer());
 }

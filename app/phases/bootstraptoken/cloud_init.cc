@@ -73,9 +73,8 @@ Result<std::string> CloudInitUserData(const CloudInitInput& in) {
                                   std::to_string(in.cri_socket_wait.count())};
   const nlohmann::json user_data = {{"runcmd", nlohmann::json::array({command})}};
   const std::string role = in.control_plane ? "control-plane" : "worker";
-  const std::string expiry = in.expires.empty()
-                                 ? std::string("never expires")
-                                 : "expires at " + in.expires;
+  const std::string expiry =
+      in.expires.empty() ? std::string("never expires") : "expires at " + in.expires;
   return "#cloud-config\n# kkadm join: a " + role +
          " node. This user-data holds a join token: keep it secret.\n# The bootstrap token " +
          expiry + ".\n" + util::yaml::Emit(user_data);

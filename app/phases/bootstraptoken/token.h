@@ -4,9 +4,8 @@
 #pragma once
 
 #include <chrono>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/config/types.h"
 #include "app/util/status.h"

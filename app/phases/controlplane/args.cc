@@ -125,15 +125,15 @@ std::vector<std::string> ControllerManagerCommand(const StaticPodInput& in) {
   const std::string kubeconfig = JoinPath(kKubernetesDir, "controller-manager.conf");
   std::vector<Arg> base = LocalComponentArgs(kubeconfig);
   base.insert(base.end(), {
-      {"client-ca-file", JoinPath(pki, "ca.crt")},
-      {"requestheader-client-ca-file", JoinPath(pki, "front-proxy-ca.crt")},
-      {"root-ca-file", JoinPath(pki, "ca.crt")},
-      {"service-account-private-key-file", JoinPath(pki, "sa.key")},
-      {"cluster-signing-cert-file", JoinPath(pki, "ca.crt")},
-      {"cluster-signing-key-file", JoinPath(pki, "ca.key")},
-      {"use-service-account-credentials", "true"},
-      {"controllers", "*,bootstrapsigner,tokencleaner"},
-  });
+                              {"client-ca-file", JoinPath(pki, "ca.crt")},
+                              {"requestheader-client-ca-file", JoinPath(pki, "front-proxy-ca.crt")},
+                              {"root-ca-file", JoinPath(pki, "ca.crt")},
+                              {"service-account-private-key-file", JoinPath(pki, "sa.key")},
+                              {"cluster-signing-cert-file", JoinPath(pki, "ca.crt")},
+                              {"cluster-signing-key-file", JoinPath(pki, "ca.key")},
+                              {"use-service-account-credentials", "true"},
+                              {"controllers", "*,bootstrapsigner,tokencleaner"},
+                          });
   // With an external CA there is no ca.key: empty values keep the csrsigning controller off.
   if (in.external_ca) {
     util::SetArgValue(base, "cluster-signing-cert-file", "");
@@ -153,7 +153,8 @@ std::vector<std::string> ControllerManagerCommand(const StaticPodInput& in) {
 
 std::vector<std::string> SchedulerCommand(const StaticPodInput& in) {
   const std::string kubeconfig = JoinPath(kKubernetesDir, "scheduler.conf");
-  return WithCommand(kKubeScheduler, LocalComponentArgs(kubeconfig), in.cluster->scheduler.extra_args);
+  return WithCommand(kKubeScheduler, LocalComponentArgs(kubeconfig),
+                     in.cluster->scheduler.extra_args);
 }
 
 }  // namespace kkadm::phases

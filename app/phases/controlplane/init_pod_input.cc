@@ -5,8 +5,8 @@
 
 namespace kkadm::phases {
 
-StaticPodInput StaticPodInputFromConfig(const config::InitConfiguration& cfg, const util::FileSystem& fs,
-                                        bool external_ca) {
+StaticPodInput StaticPodInputFromConfig(const config::InitConfiguration& cfg,
+                                        const util::FileSystem& fs, bool external_ca) {
   return StaticPodInput{
       .cluster = &cfg.cluster,
       .endpoint = cfg.local_api_endpoint,

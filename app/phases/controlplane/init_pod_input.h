@@ -9,8 +9,8 @@ namespace kkadm::phases {
 // The node's advertise endpoint, node name, pull policy and health-check timeout from `cfg`, the
 // external-CA mode, and the process environment (for *_proxy variables). `cfg` and `fs` must
 // outlive the result. Used by init and by a joining control-plane node (its InitConfiguration).
-StaticPodInput StaticPodInputFromConfig(const config::InitConfiguration& cfg, const util::FileSystem& fs,
-                                        bool external_ca);
+StaticPodInput StaticPodInputFromConfig(const config::InitConfiguration& cfg,
+                                        const util::FileSystem& fs, bool external_ca);
 
 // StaticPodInputFromConfig for `kkadm init`'s data.
 StaticPodInput StaticPodInputFromInit(const InitData& data);

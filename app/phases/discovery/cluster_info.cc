@@ -21,7 +21,8 @@ Result<ClusterInfo> FetchClusterInfo(AnonymousClient& client, const std::string&
   }
   ClusterInfo info;
   const nlohmann::json data = parsed.value("data", nlohmann::json::object());
-  if (!data.is_object()) return InvalidArgument("the cluster-info ConfigMap's data is not an object");
+  if (!data.is_object())
+    return InvalidArgument("the cluster-info ConfigMap's data is not an object");
   for (auto it = data.begin(); it != data.end(); ++it) {
     if (!it->is_string()) continue;
     const std::string& key = it.key();
@@ -46,7 +47,8 @@ Result<util::KubeconfigCluster> ClusterOfClusterInfo(const std::string& kubeconf
     return InvalidArgument("malformed kubeconfig in the cluster-info ConfigMap: no cluster found");
   }
   if (cluster->server.empty()) {
-    return InvalidArgument("malformed kubeconfig in the cluster-info ConfigMap: the cluster has no server");
+    return InvalidArgument(
+        "malformed kubeconfig in the cluster-info ConfigMap: the cluster has no server");
   }
   return *cluster;
 }

@@ -24,7 +24,8 @@ Result<std::string> ReadDiscoveryFile(const FileDiscoveryInput& in, DiscoveryEnv
   return response->body;
 }
 
-// Replaces a file reference by the file's content, as kubeadm's EnsureAuthenticationInfoAreEmbedded.
+// Replaces a file reference by the file's content, as kubeadm's
+// EnsureAuthenticationInfoAreEmbedded.
 Status Embed(const FileDiscoveryInput& in, std::string& path, std::string& data) {
   if (path.empty()) return Status::Ok();
   if (data.empty()) {
@@ -40,12 +41,15 @@ Result<util::Kubeconfig> LoadKubeconfig(const FileDiscoveryInput& in, DiscoveryE
   auto text = ReadDiscoveryFile(in, env);
   if (!text) return text.error().Wrap("reading the discovery file \"" + in.path_or_url + "\"");
   auto config = util::DecodeKubeconfig(*text);
-  if (!config) return InvalidArgument("the discovery file \"" + in.path_or_url + "\": " + config.error().message());
+  if (!config)
+    return InvalidArgument("the discovery file \"" + in.path_or_url +
+                           "\": " + config.error().message());
   if (config->clusters.empty()) {
     return InvalidArgument("the provided kubeconfig file must have at least one Cluster defined");
   }
   for (auto& cluster : config->clusters) {
-    KKADM_RETURN_IF_ERROR(Embed(in, cluster.certificate_authority, cluster.certificate_authority_data));
+    KKADM_RETURN_IF_ERROR(
+        Embed(in, cluster.certificate_authority, cluster.certificate_authority_data));
   }
   for (auto& user : config->users) {
     KKADM_RETURN_IF_ERROR(Embed(in, user.client_certificate, user.client_certificate_data));
@@ -62,9 +66,11 @@ util::KubeconfigCluster* ChosenCluster(util::Kubeconfig& config) {
   return &config.clusters.front();
 }
 
-// Polls cluster-info until it answers: a ConfigMap, a Forbidden (nothing published), or the timeout.
+// Polls cluster-info until it answers: a ConfigMap, a Forbidden (nothing published), or the
+// timeout.
 Result<std::optional<ClusterInfo>> PollClusterInfo(const FileDiscoveryInput& in, DiscoveryEnv& env,
-                                                   AnonymousClient& client, const std::string& server) {
+                                                   AnonymousClient& client,
+                                                   const std::string& server) {
   const auto deadline = env.clock.Now() + in.timeout;
   auto interval = in.first_interval;
   while (true) {
@@ -72,16 +78,19 @@ Result<std::optional<ClusterInfo>> PollClusterInfo(const FileDiscoveryInput& in,
     if (info) return std::optional<ClusterInfo>(std::move(*info));
     const StatusCode code = info.error().code();
     if (code == StatusCode::kPermissionDenied) {
-      spdlog::warn("[discovery] Could not access the cluster-info ConfigMap for refreshing the "
-                   "cluster-info information, but the TLS cert is valid so proceeding...");
+      spdlog::warn(
+          "[discovery] Could not access the cluster-info ConfigMap for refreshing the "
+          "cluster-info information, but the TLS cert is valid so proceeding...");
       return std::optional<ClusterInfo>();
     }
     const auto now = env.clock.Now();
     if (code == StatusCode::kFailedPrecondition || now >= deadline) {
-      return info.error().Wrap(fmt::format("Abort reading the cluster-info ConfigMap after timeout of {}",
-                                           util::FormatDuration(in.timeout)));
+      return info.error().Wrap(
+          fmt::format("Abort reading the cluster-info ConfigMap after timeout of {}",
+                      util::FormatDuration(in.timeout)));
     }
-    env.clock.Sleep(std::min(interval, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)));
+    env.clock.Sleep(
+        std::min(interval, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)));
     interval = std::min(interval * 2, in.max_interval);
   }
 }
@@ -102,9 +111,10 @@ Result<FileDiscovery> DiscoverWithFile(const FileDiscoveryInput& in, DiscoveryEn
     auto published = ClusterOfClusterInfo((*info)->kubeconfig);
     if (!published) return published.error();
     if (published->server != cluster->server) {
-      spdlog::warn("[discovery] the API Server endpoint \"{}\" in use is different from the endpoint "
-                   "\"{}\" which defined in the cluster-info ConfigMap",
-                   cluster->server, published->server);
+      spdlog::warn(
+          "[discovery] the API Server endpoint \"{}\" in use is different from the endpoint "
+          "\"{}\" which defined in the cluster-info ConfigMap",
+          cluster->server, published->server);
     }
     if (cluster->certificate_authority_data.empty()) {
       cluster->certificate_authority_data = published->certificate_authority_data;

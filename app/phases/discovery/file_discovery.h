@@ -13,7 +13,8 @@
 namespace kkadm::phases::discovery {
 
 struct FileDiscoveryInput {
-  std::string path_or_url;  // a local path, or an https:// URL (fetched with the system's trust store)
+  std::string
+      path_or_url;  // a local path, or an https:// URL (fetched with the system's trust store)
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   std::chrono::milliseconds first_interval{200};
   std::chrono::milliseconds max_interval{2000};

@@ -6,17 +6,20 @@
 namespace kkadm::phases::discovery {
 namespace {
 
-constexpr const char* kKubeadmConfigPath = "/api/v1/namespaces/kube-system/configmaps/kubeadm-config";
-constexpr const char* kKubeletConfigPath = "/api/v1/namespaces/kube-system/configmaps/kubelet-config";
+constexpr const char* kKubeadmConfigPath =
+    "/api/v1/namespaces/kube-system/configmaps/kubeadm-config";
+constexpr const char* kKubeletConfigPath =
+    "/api/v1/namespaces/kube-system/configmaps/kubelet-config";
 
-Result<std::string> ConfigMapKey(util::KubeClient& client, const std::string& path, const std::string& name,
-                                 const std::string& key) {
+Result<std::string> ConfigMapKey(util::KubeClient& client, const std::string& path,
+                                 const std::string& name, const std::string& key) {
   auto cm = client.Get(path);
   if (!cm) return cm.error().Wrap("unable to fetch the " + name + " ConfigMap");
   const nlohmann::json data = cm->value("data", nlohmann::json::object());
   auto it = data.find(key);
   if (it == data.end() || !it->is_string() || it->get<std::string>().empty()) {
-    return InvalidArgument("unable to fetch the " + name + " ConfigMap: the ConfigMap has no " + key + " key");
+    return InvalidArgument("unable to fetch the " + name + " ConfigMap: the ConfigMap has no " +
+                           key + " key");
   }
   return it->get<std::string>();
 }
@@ -43,14 +46,18 @@ Result<util::KubeClientConfig> ClientConfigOf(const util::Kubeconfig& kubeconfig
 Result<ClusterState> FetchClusterState(util::KubeClient& client, util::Printer& out) {
   out.Line("preflight", "Reading configuration from the cluster...");
   out.Line("preflight",
-           "FYI: You can look at this config file with 'kubectl -n kube-system get cm kubeadm-config -o yaml'");
-  auto cluster_yaml = ConfigMapKey(client, kKubeadmConfigPath, "kubeadm-config", "ClusterConfiguration");
+           "FYI: You can look at this config file with 'kubectl -n kube-system get cm "
+           "kubeadm-config -o yaml'");
+  auto cluster_yaml =
+      ConfigMapKey(client, kKubeadmConfigPath, "kubeadm-config", "ClusterConfiguration");
   if (!cluster_yaml) return cluster_yaml.error();
-  auto cluster = config::ClusterConfigurationFromYaml(*cluster_yaml, "the kubeadm-config ConfigMap");
+  auto cluster =
+      config::ClusterConfigurationFromYaml(*cluster_yaml, "the kubeadm-config ConfigMap");
   if (!cluster) return cluster.error();
   auto kubelet_yaml = ConfigMapKey(client, kKubeletConfigPath, "kubelet-config", "kubelet");
   if (!kubelet_yaml) return kubelet_yaml.error();
-  auto kubelet = config::KubeletConfigurationFromYaml(*kubelet_yaml, "the kubelet-config ConfigMap");
+  auto kubelet =
+      config::KubeletConfigurationFromYaml(*kubelet_yaml, "the kubelet-config ConfigMap");
   if (!kubelet) return kubelet.error();
   return ClusterState{std::move(*cluster), std::move(*kubelet)};
 }

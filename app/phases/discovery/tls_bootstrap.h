@@ -2,9 +2,8 @@
 // reads from the cluster with it (kubeadm's FetchInitConfigurationFromCluster).
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/config/types.h"
 #include "app/phases/discovery/token_discovery.h"

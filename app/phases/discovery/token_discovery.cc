@@ -31,7 +31,8 @@ Result<util::BootstrapTokenParts> SplitToken(const std::string& token) {
 
 std::string TokenInvalidMessage(const std::string& id) {
   return fmt::format(
-      "token id \"{}\" is invalid for this cluster or it has expired. Use \"kkadm token create\" on "
+      "token id \"{}\" is invalid for this cluster or it has expired. Use \"kkadm token create\" "
+      "on "
       "the control-plane node to create a new valid token",
       id);
 }
@@ -49,7 +50,8 @@ class ClusterInfoPoller {
   ClusterInfoPoller(const TokenDiscoveryInput& in, DiscoveryEnv& env, std::string token_id)
       : in_(in), env_(env), id_(std::move(token_id)), deadline_(env.clock.Now() + in.timeout) {}
 
-  Result<SignedClusterInfo> Poll(AnonymousClient& client, const std::vector<std::string>& endpoints) {
+  Result<SignedClusterInfo> Poll(AnonymousClient& client,
+                                 const std::vector<std::string>& endpoints) {
     std::chrono::milliseconds interval = in_.first_interval;
     while (true) {
       bool unsigned_seen = false;
@@ -58,7 +60,8 @@ class ClusterInfoPoller {
         auto info = FetchClusterInfo(client, EndpointUrl(endpoint));
         if (!info && info.error().code() == StatusCode::kFailedPrecondition) return info.error();
         if (!info) {
-          last = info.error().Wrap("failed to request the cluster-info ConfigMap from \"" + endpoint + "\"");
+          last = info.error().Wrap("failed to request the cluster-info ConfigMap from \"" +
+                                   endpoint + "\"");
           spdlog::debug("[discovery] {}", last.message());
           continue;
         }
@@ -70,7 +73,8 @@ class ClusterInfoPoller {
       }
       const auto now = env_.clock.Now();
       if (now >= deadline_) return unsigned_seen ? NotFound(TokenInvalidMessage(id_)) : last;
-      Notice(unsigned_seen ? UnsignedNotice() : "Cannot read the cluster-info ConfigMap yet: " + last.message());
+      Notice(unsigned_seen ? UnsignedNotice()
+                           : "Cannot read the cluster-info ConfigMap yet: " + last.message());
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now);
       env_.clock.Sleep(std::min(interval, left));
       interval = std::min(interval * 2, in_.max_interval);
@@ -102,7 +106,8 @@ Result<util::KubeconfigCluster> ValidateSignedInfo(const SignedClusterInfo& foun
                                                    const util::BootstrapTokenParts& token) {
   if (found.info.kubeconfig.empty()) {
     return FailedPrecondition(
-        "there is no kubeconfig key in the cluster-info ConfigMap. This API Server isn't set up for "
+        "there is no kubeconfig key in the cluster-info ConfigMap. This API Server isn't set up "
+        "for "
         "token bootstrapping, can't connect");
   }
   const std::string& signature = found.info.signatures.at(token.id);
@@ -124,7 +129,8 @@ bool ValidPinFormat(const std::string& pin, std::string& problem) {
   std::string format = pin.substr(0, colon);
   std::transform(format.begin(), format.end(), format.begin(), ::tolower);
   if (format != "sha256") {
-    problem = fmt::format("unknown hash format \"{}\". Known format(s) are: sha256", pin.substr(0, colon));
+    problem = fmt::format("unknown hash format \"{}\". Known format(s) are: sha256",
+                          pin.substr(0, colon));
     return false;
   }
   const std::string hex = pin.substr(colon + 1);
@@ -141,17 +147,21 @@ Status CheckPins(const std::string& ca_pem, const std::vector<std::string>& pins
   std::set<std::string> allowed;
   for (const std::string& pin : pins) {
     std::string problem;
-    if (!ValidPinFormat(pin, problem)) return InvalidArgument("invalid discovery token CA certificate hash: " + problem);
+    if (!ValidPinFormat(pin, problem))
+      return InvalidArgument("invalid discovery token CA certificate hash: " + problem);
     std::string lower = pin;
     std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
     allowed.insert(lower);
   }
   auto found = util::PinsOfPemBundle(ca_pem);
-  if (!found) return InvalidArgument("failed to parse cluster CA from the cluster-info ConfigMap: " + found.error().message());
+  if (!found)
+    return InvalidArgument("failed to parse cluster CA from the cluster-info ConfigMap: " +
+                           found.error().message());
   for (const std::string& pin : *found) {
     if (allowed.count(pin)) return Status::Ok();
   }
-  return FailedPrecondition(fmt::format("none of the public keys \"{}\" are pinned", fmt::join(*found, ":")));
+  return FailedPrecondition(
+      fmt::format("none of the public keys \"{}\" are pinned", fmt::join(*found, ":")));
 }
 
 Result<VerifiedCluster> DiscoverWithToken(const TokenDiscoveryInput& in, DiscoveryEnv& env) {
@@ -167,17 +177,19 @@ Result<VerifiedCluster> DiscoverWithToken(const TokenDiscoveryInput& in, Discove
   if (!cluster) return cluster.error();
   VerifiedCluster out{cluster->server, cluster->certificate_authority_data, found->endpoint, false};
   if (in.ca_cert_hashes.empty()) {
-    // Only reachable with unsafeSkipCAVerification: configuration validation requires pins otherwise.
+    // Only reachable with unsafeSkipCAVerification: configuration validation requires pins
+    // otherwise.
     spdlog::warn("[discovery] no CA pin given: trusting the cluster CA from cluster-info as it is");
     return out;
   }
-  KKADM_RETURN_IF_ERROR(
-      CheckPins(out.ca_pem, in.ca_cert_hashes).Wrap("cluster CA found in cluster-info ConfigMap is invalid"));
+  KKADM_RETURN_IF_ERROR(CheckPins(out.ca_pem, in.ca_cert_hashes)
+                            .Wrap("cluster CA found in cluster-info ConfigMap is invalid"));
   // The CA is now known: the same endpoint again, this time with TLS verified by it.
   AnonymousClient verified(env.http, ServerTrust::CaBundle(out.ca_pem), in.request_timeout);
   auto second = poller.Poll(verified, {found->endpoint});
   if (!second) {
-    return second.error().Wrap("requesting the cluster-info ConfigMap again over TLS verified by the pinned CA");
+    return second.error().Wrap(
+        "requesting the cluster-info ConfigMap again over TLS verified by the pinned CA");
   }
   if (second->info.kubeconfig != found->info.kubeconfig) {
     return FailedPrecondition(

@@ -23,8 +23,8 @@ struct VerifiedCluster {
 };
 
 struct TokenDiscoveryInput {
-  std::vector<std::string> endpoints;  // "host:port", tried in order
-  std::string token;                   // "<id>.<secret>"; the secret never leaves this process
+  std::vector<std::string> endpoints;       // "host:port", tried in order
+  std::string token;                        // "<id>.<secret>"; the secret never leaves this process
   std::vector<std::string> ca_cert_hashes;  // "sha256:<hex>"
   bool unsafe_skip_ca_verification = false;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};  // kubeadm's discovery timeout

@@ -8,7 +8,8 @@ namespace kkadm::phases {
 workflow::Phase NewCheckEtcdPhase(JoinData& data) {
   workflow::Phase phase;
   phase.name = "check-etcd";
-  phase.description = "Check that the local etcd cluster is healthy before a control-plane node joins it";
+  phase.description =
+      "Check that the local etcd cluster is healthy before a control-plane node joins it";
   phase.hidden = true;  // as in kubeadm
   phase.run = [&data] { return RunCheckEtcd(data); };
   return phase;

@@ -11,8 +11,8 @@ Status RunJoinMarkControlPlane(JoinData& data) {
   auto client = data.client();
   if (!client) return client.error().Wrap("couldn't create Kubernetes client");
   const auto& node = data.cfg.node_registration;
-  return MarkControlPlane(**client, data.host->clock, data.printer(), node.name, ControlPlaneTaints(node.taints),
-                          data.cfg.timeouts.kubernetes_api_call)
+  return MarkControlPlane(**client, data.host->clock, data.printer(), node.name,
+                          ControlPlaneTaints(node.taints), data.cfg.timeouts.kubernetes_api_call)
       .Wrap("error applying control-plane label and taints");
 }
 

@@ -11,7 +11,8 @@ workflow::Phase NewControlPlaneJoinPhase(JoinData& data) {
   etcd.name = "etcd";
   etcd.description = "Add a new local etcd member";
   etcd.run = [&data] { return RunJoinEtcd(data); };
-  etcd.inherit_flags = {"config", "control-plane", "node-name", "patches", "apiserver-advertise-address", "dry-run"};
+  etcd.inherit_flags = {
+      "config", "control-plane", "node-name", "patches", "apiserver-advertise-address", "dry-run"};
 
   workflow::Phase mark;
   mark.name = "mark-control-plane";

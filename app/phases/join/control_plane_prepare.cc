@@ -17,7 +17,8 @@ namespace kkadm::phases {
 namespace {
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // ca.crt without ca.key: the cluster's CA is external, nothing can be signed here.
@@ -32,9 +33,8 @@ constexpr const char* kControlPlaneComponents[] = {kKubeAPIServer, kKubeControll
 Status CheckControlPlanePodPatches(const util::patches::Patcher& patches,
                                    const StaticPodInput& input) {
   for (const char* component : kControlPlaneComponents) {
-    KKADM_RETURN_IF_ERROR(CheckPodPatches(patches, component, [&] {
-      return BuildControlPlanePod(component, input);
-    }));
+    KKADM_RETURN_IF_ERROR(CheckPodPatches(patches, component,
+                                          [&] { return BuildControlPlanePod(component, input); }));
   }
   return Status::Ok();
 }
@@ -58,30 +58,39 @@ Status CheckControlPlaneJoinPatches(JoinData& data) {
 }
 
 Status DownloadCerts(util::KubeClient& client, util::FileSystem& fs, util::Printer& out,
-                     const config::ClusterConfiguration& cluster, const std::string& certificate_key) {
-  out.Line("download-certs", fmt::format("Downloading the certificates in Secret \"{}\" in the \"kube-system\" Namespace",
-                                         kKubeadmCertsSecret));
-  auto secret = client.Get(std::string("/api/v1/namespaces/kube-system/secrets/") + kKubeadmCertsSecret);
+                     const config::ClusterConfiguration& cluster,
+                     const std::string& certificate_key) {
+  out.Line(
+      "download-certs",
+      fmt::format("Downloading the certificates in Secret \"{}\" in the \"kube-system\" Namespace",
+                  kKubeadmCertsSecret));
+  auto secret =
+      client.Get(std::string("/api/v1/namespaces/kube-system/secrets/") + kKubeadmCertsSecret);
   if (!secret && secret.error().code() == StatusCode::kNotFound) {
-    return NotFound(fmt::format(
-        "error downloading the secret: Secret \"{}\" was not found in the \"kube-system\" Namespace. "
-        "This Secret might have expired. Please, run `kkadm init phase upload-certs --upload-certs` "
-        "on a control plane to generate a new one",
-        kKubeadmCertsSecret));
+    return NotFound(
+        fmt::format("error downloading the secret: Secret \"{}\" was not found in the "
+                    "\"kube-system\" Namespace. "
+                    "This Secret might have expired. Please, run `kkadm init phase upload-certs "
+                    "--upload-certs` "
+                    "on a control plane to generate a new one",
+                    kKubeadmCertsSecret));
   }
   if (!secret) return secret.error().Wrap("error downloading the secret");
   auto files = DecryptKubeadmCerts(*secret, certificate_key);
   if (!files) return files.error().Wrap("error decoding secret data with provided key");
-  out.Line("download-certs", fmt::format("Saving the certificates to the folder: \"{}\"", cluster.certificates_dir));
+  out.Line("download-certs",
+           fmt::format("Saving the certificates to the folder: \"{}\"", cluster.certificates_dir));
   const auto paths = CertsToTransfer(cluster);
   for (const auto& [key, content] : *files) {
     auto path = paths.find(key);
     if (path == paths.end()) {
-      spdlog::warn("[download-certs] ignoring unknown entry \"{}\" of Secret {}", key, kKubeadmCertsSecret);
+      spdlog::warn("[download-certs] ignoring unknown entry \"{}\" of Secret {}", key,
+                   kKubeadmCertsSecret);
       continue;
     }
     const unsigned mode = EndsWith(key, ".key") ? 0600 : 0644;
-    KKADM_RETURN_IF_ERROR(fs.WriteFile(path->second, content, mode).Wrap("writing " + path->second));
+    KKADM_RETURN_IF_ERROR(
+        fs.WriteFile(path->second, content, mode).Wrap("writing " + path->second));
   }
   return Status::Ok();
 }
@@ -105,9 +114,11 @@ Status RunPrepareCerts(JoinData& data) {
   auto cluster = data.cluster();
   if (!cluster) return cluster.error();
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
-  data.printer().Line("certs", fmt::format("Using certificateDir folder \"{}\"", cfg.cluster.certificates_dir));
+  data.printer().Line(
+      "certs", fmt::format("Using certificateDir folder \"{}\"", cfg.cluster.certificates_dir));
   util::pki::KeyPool keys;
-  certs::CertsEnv env{cfg, data.fs(), data.printer(), data.host->clock, ExternalCa(data, cfg.cluster), &keys};
+  certs::CertsEnv env{
+      cfg, data.fs(), data.printer(), data.host->clock, ExternalCa(data, cfg.cluster), &keys};
   return certs::CreatePKIAssets(env);
 }
 
@@ -117,11 +128,14 @@ Status RunPrepareKubeconfigs(JoinData& data) {
   if (!cluster) return cluster.error();
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
   data.printer().Line("kubeconfig", "Generating kubeconfig files");
-  data.printer().Line("kubeconfig", fmt::format("Using kubeconfig folder \"{}\"", data.kubeconfig_dir));
-  kubeconfig::KubeconfigEnv env{cfg, data.fs(), data.printer(), data.host->clock, data.kubeconfig_dir};
+  data.printer().Line("kubeconfig",
+                      fmt::format("Using kubeconfig folder \"{}\"", data.kubeconfig_dir));
+  kubeconfig::KubeconfigEnv env{cfg, data.fs(), data.printer(), data.host->clock,
+                                data.kubeconfig_dir};
   const bool external = ExternalCa(data, cfg.cluster);
   // The kubelet's own kubeconfig comes from its TLS bootstrap, not from here.
-  for (const char* file : {kubeconfig::kAdminConf, kubeconfig::kControllerManagerConf, kubeconfig::kSchedulerConf}) {
+  for (const char* file :
+       {kubeconfig::kAdminConf, kubeconfig::kControllerManagerConf, kubeconfig::kSchedulerConf}) {
     Status s = external ? kubeconfig::ValidateKubeconfigForExternalCA(file, env)
                         : kubeconfig::CreateKubeconfigFile(file, env);
     KKADM_RETURN_IF_ERROR(s.Wrap("error generating kubeconfig files"));
@@ -134,11 +148,14 @@ Status RunPrepareControlPlane(JoinData& data) {
   auto cluster = data.cluster();
   if (!cluster) return cluster.error();
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
-  data.printer().Line("control-plane", fmt::format("Using manifest folder \"{}\"", data.manifest_dir));
-  const StaticPodInput input = StaticPodInputFromConfig(cfg, data.fs(), ExternalCa(data, cfg.cluster));
+  data.printer().Line("control-plane",
+                      fmt::format("Using manifest folder \"{}\"", data.manifest_dir));
+  const StaticPodInput input =
+      StaticPodInputFromConfig(cfg, data.fs(), ExternalCa(data, cfg.cluster));
   KKADM_RETURN_IF_ERROR(CheckControlPlanePodPatches(data.patches, input));
   for (const char* component : kControlPlaneComponents) {
-    data.printer().Line("control-plane", fmt::format("Creating static Pod manifest for \"{}\"", component));
+    data.printer().Line("control-plane",
+                        fmt::format("Creating static Pod manifest for \"{}\"", component));
     KKADM_RETURN_IF_ERROR(CreateControlPlaneManifest(component, input, data.fs(), data.manifest_dir,
                                                      PatcherFor(data.patches)));
   }

@@ -6,12 +6,19 @@
 namespace kkadm::phases {
 namespace {
 
-const std::vector<std::string> kDiscoveryFlags = {
-    "api-server-endpoint", "config",     "control-plane",      "discovery-file",
-    "discovery-token",     "discovery-token-ca-cert-hash",     "discovery-token-unsafe-skip-ca-verification",
-    "tls-bootstrap-token", "token",      "dry-run"};
+const std::vector<std::string> kDiscoveryFlags = {"api-server-endpoint",
+                                                  "config",
+                                                  "control-plane",
+                                                  "discovery-file",
+                                                  "discovery-token",
+                                                  "discovery-token-ca-cert-hash",
+                                                  "discovery-token-unsafe-skip-ca-verification",
+                                                  "tls-bootstrap-token",
+                                                  "token",
+                                                  "dry-run"};
 
-std::vector<std::string> With(std::vector<std::string> flags, const std::vector<std::string>& more) {
+std::vector<std::string> With(std::vector<std::string> flags,
+                              const std::vector<std::string>& more) {
   flags.insert(flags.end(), more.begin(), more.end());
   return flags;
 }
@@ -39,19 +46,24 @@ workflow::Phase NewControlPlanePreparePhase(JoinData& data) {
   // Before the first file of the join is written (certificates), every patch must apply.
   phase.run = [&data] { return CheckControlPlaneJoinPatches(data); };
   phase.children = {
-      Subphase("download-certs",
-               "Download certificates shared among control-plane nodes from the kubeadm-certs Secret",
-               [&data] { return RunDownloadCerts(data); }, With(kDiscoveryFlags, {"certificate-key"})),
-      Subphase("certs", "Generate the certificates for the new control plane components",
-               [&data] { return RunPrepareCerts(data); },
-               With(kDiscoveryFlags, {"apiserver-advertise-address", "node-name"})),
-      Subphase("kubeconfig", "Generate the kubeconfig for the new control plane components",
-               [&data] { return RunPrepareKubeconfigs(data); }, With(kDiscoveryFlags, {"certificate-key"})),
-      Subphase("control-plane", "Generate the manifests for the new control plane components",
-               [&data] { return RunPrepareControlPlane(data); },
-               {"apiserver-advertise-address", "apiserver-bind-port", "config", "control-plane", "patches",
-                "dry-run"},
-               false),
+      Subphase(
+          "download-certs",
+          "Download certificates shared among control-plane nodes from the kubeadm-certs Secret",
+          [&data] { return RunDownloadCerts(data); }, With(kDiscoveryFlags, {"certificate-key"})),
+      Subphase(
+          "certs", "Generate the certificates for the new control plane components",
+          [&data] { return RunPrepareCerts(data); },
+          With(kDiscoveryFlags, {"apiserver-advertise-address", "node-name"})),
+      Subphase(
+          "kubeconfig", "Generate the kubeconfig for the new control plane components",
+          [&data] { return RunPrepareKubeconfigs(data); },
+          With(kDiscoveryFlags, {"certificate-key"})),
+      Subphase(
+          "control-plane", "Generate the manifests for the new control plane components",
+          [&data] { return RunPrepareControlPlane(data); },
+          {"apiserver-advertise-address", "apiserver-bind-port", "config", "control-plane",
+           "patches", "dry-run"},
+          false),
   };
   return phase;
 }

@@ -27,8 +27,10 @@ std::vector<std::string> EndpointsFromPods(util::KubeClient& client) {
   for (const auto& pod : Items(client.Get("/api/v1/namespaces/kube-system/pods"))) {
     const nlohmann::json meta = pod.value("metadata", nlohmann::json::object());
     const nlohmann::json labels = meta.value("labels", nlohmann::json::object());
-    if (labels.value("component", "") != "etcd" || labels.value("tier", "") != "control-plane") continue;
-    std::istringstream urls(meta.value("annotations", nlohmann::json::object()).value(kEtcdAnnotation, ""));
+    if (labels.value("component", "") != "etcd" || labels.value("tier", "") != "control-plane")
+      continue;
+    std::istringstream urls(
+        meta.value("annotations", nlohmann::json::object()).value(kEtcdAnnotation, ""));
     for (std::string url; std::getline(urls, url, ',');) {
       if (!url.empty()) out.push_back(url);
     }
@@ -39,9 +41,11 @@ std::vector<std::string> EndpointsFromPods(util::KubeClient& client) {
 std::vector<std::string> EndpointsFromNodes(const nlohmann::json& nodes) {
   std::vector<std::string> out;
   for (const auto& node : nodes) {
-    const nlohmann::json labels = node.value("metadata", nlohmann::json::object()).value("labels", nlohmann::json::object());
+    const nlohmann::json labels =
+        node.value("metadata", nlohmann::json::object()).value("labels", nlohmann::json::object());
     if (!labels.contains(kControlPlaneLabel)) continue;
-    const nlohmann::json addresses = node.value("status", nlohmann::json::object()).value("addresses", nlohmann::json::array());
+    const nlohmann::json addresses =
+        node.value("status", nlohmann::json::object()).value("addresses", nlohmann::json::array());
     for (const auto& address : addresses) {
       if (address.value("type", "") != "InternalIP") continue;
       config::APIEndpoint endpoint;
@@ -60,13 +64,16 @@ std::vector<EtcdMember> InitialCluster(const std::vector<util::EtcdMember>& memb
   std::vector<EtcdMember> out;
   for (const auto& member : members) {
     if (member.peer_urls.empty()) continue;
-    std::string member_name = member.id == id ? name : member.name.empty() ? HexId(member.id) : member.name;
+    std::string member_name = member.id == id       ? name
+                              : member.name.empty() ? HexId(member.id)
+                                                    : member.name;
     out.push_back(EtcdMember{member_name, member.peer_urls.front()});
   }
   return out;
 }
 
-const util::EtcdMember* FindByPeer(const std::vector<util::EtcdMember>& members, const std::string& peer_url) {
+const util::EtcdMember* FindByPeer(const std::vector<util::EtcdMember>& members,
+                                   const std::string& peer_url) {
   for (const auto& member : members) {
     for (const auto& url : member.peer_urls) {
       if (url == peer_url) return &member;
@@ -75,12 +82,14 @@ const util::EtcdMember* FindByPeer(const std::vector<util::EtcdMember>& members,
   return nullptr;
 }
 
-Result<LearnerAdded> FromList(util::EtcdClient& client, const std::string& name, const std::string& peer_url) {
+Result<LearnerAdded> FromList(util::EtcdClient& client, const std::string& name,
+                              const std::string& peer_url) {
   auto members = client.MemberList();
   if (!members) return members.error();
   const util::EtcdMember* existing = FindByPeer(*members, peer_url);
   if (existing == nullptr) return NotFound("no etcd member has the peer URL " + peer_url);
-  return LearnerAdded{existing->id, existing->is_learner, InitialCluster(*members, existing->id, name)};
+  return LearnerAdded{existing->id, existing->is_learner,
+                      InitialCluster(*members, existing->id, name)};
 }
 
 Result<util::EtcdClient*> EtcdClientOf(JoinData& data, const config::InitConfiguration& cfg,
@@ -103,8 +112,10 @@ Result<util::EtcdClient*> EtcdClientOf(JoinData& data, const config::InitConfigu
 
 // After the promotion: this member's own endpoint answers as a voting member.
 Status WaitForMember(JoinData& data, util::EtcdClient& etcd, const config::APIEndpoint& endpoint) {
-  data.printer().Line("etcd", fmt::format("Waiting for the new etcd member to join the cluster. This can take up to {}",
-                                          FormatGoDuration(kMemberJoinTimeout)));
+  data.printer().Line(
+      "etcd",
+      fmt::format("Waiting for the new etcd member to join the cluster. This can take up to {}",
+                  FormatGoDuration(kMemberJoinTimeout)));
   const std::string url = EtcdClientURL(endpoint);
   auto waited = PollUntilHealthy(
       data.host->clock,
@@ -126,12 +137,15 @@ Result<std::vector<std::string>> EtcdEndpointsFromCluster(util::KubeClient& clie
   if (!nodes) return nodes.error().Wrap("could not retrieve the list of etcd endpoints");
   endpoints = EndpointsFromNodes(Items(nodes));
   if (endpoints.empty()) {
-    return NotFound("could not retrieve the list of etcd endpoints: no etcd Pod and no control-plane Node found");
+    return NotFound(
+        "could not retrieve the list of etcd endpoints: no etcd Pod and no control-plane Node "
+        "found");
   }
   return endpoints;
 }
 
-Result<LearnerAdded> AddLearner(util::EtcdClient& client, const std::string& name, const std::string& peer_url) {
+Result<LearnerAdded> AddLearner(util::EtcdClient& client, const std::string& name,
+                                const std::string& peer_url) {
   auto existing = FromList(client, name, peer_url);
   if (existing || existing.error().code() != StatusCode::kNotFound) return existing;
   spdlog::info("[etcd] Adding etcd member as learner: {}", peer_url);
@@ -161,7 +175,8 @@ Status RunJoinEtcd(JoinData& data) {
   if (!cluster) return cluster.error();
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
   if (!cfg.cluster.etcd.local) {
-    data.printer().Line("control-plane-join", "Using external etcd - no local stacked instance added");
+    data.printer().Line("control-plane-join",
+                        "Using external etcd - no local stacked instance added");
     return Status::Ok();
   }
   const std::string& data_dir = cfg.cluster.etcd.local->data_dir;

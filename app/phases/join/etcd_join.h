@@ -17,15 +17,15 @@
 
 namespace kkadm::phases {
 
-// The client URLs of the cluster's etcd members: the kubeadm.kubernetes.io/etcd.advertise-client-urls
-// annotation of the kube-system etcd Pods (kubeadm's way), else https://<InternalIP>:2379 of every
-// control-plane Node (for clusters that publish no mirror Pods, like kkadm's sandbox). NotFound
-// when there is neither.
+// The client URLs of the cluster's etcd members: the
+// kubeadm.kubernetes.io/etcd.advertise-client-urls annotation of the kube-system etcd Pods
+// (kubeadm's way), else https://<InternalIP>:2379 of every control-plane Node (for clusters that
+// publish no mirror Pods, like kkadm's sandbox). NotFound when there is neither.
 Result<std::vector<std::string>> EtcdEndpointsFromCluster(util::KubeClient& client);
 
 struct LearnerAdded {
   uint64_t id = 0;
-  bool is_learner = true;                 // false when a re-run finds it promoted already
+  bool is_learner = true;                   // false when a re-run finds it promoted already
   std::vector<EtcdMember> initial_cluster;  // every member as "name=peerURL", this one included
 };
 
@@ -33,7 +33,8 @@ struct LearnerAdded {
 // re-run) it is used as it is; else it is added as a learner (the client retries while etcd answers
 // "unhealthy cluster"), and "Peer URLs already exists" (an add that was applied but not answered)
 // counts as done. Members without a name yet are named by their hex ID, the new one `name`.
-Result<LearnerAdded> AddLearner(util::EtcdClient& client, const std::string& name, const std::string& peer_url);
+Result<LearnerAdded> AddLearner(util::EtcdClient& client, const std::string& name,
+                                const std::string& peer_url);
 
 // Promotes member `id` (the client retries while etcd answers "can only promote a learner member
 // which is in sync with leader", for its retry timeout). A member that is no longer a learner is

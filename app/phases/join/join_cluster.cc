@@ -27,8 +27,8 @@ Result<Identity> FromAdminConf(const util::FileSystem& fs, const std::string& pa
   return Identity{std::move(*kubeconfig), std::move(ca)};
 }
 
-Result<Identity> FromToken(const config::JoinConfiguration& cfg, const std::vector<std::string>& endpoints,
-                           JoinClusterEnv& env) {
+Result<Identity> FromToken(const config::JoinConfiguration& cfg,
+                           const std::vector<std::string>& endpoints, JoinClusterEnv& env) {
   const config::BootstrapTokenDiscovery& bt = *cfg.discovery.bootstrap_token;
   discovery::TokenDiscoveryInput in;
   in.endpoints = endpoints.empty() ? std::vector<std::string>{bt.api_server_endpoint} : endpoints;
@@ -50,8 +50,9 @@ Result<Identity> FromFile(const config::JoinConfiguration& cfg, JoinClusterEnv& 
   auto found = discovery::DiscoverWithFile(in, env.discovery);
   if (!found) return found.error().Wrap(kIdentityError);
   if (!cfg.discovery.tls_bootstrap_token.empty()) {
-    return Identity{discovery::TlsBootstrapKubeconfig(found->cluster, cfg.discovery.tls_bootstrap_token),
-                    found->cluster.ca_pem};
+    return Identity{
+        discovery::TlsBootstrapKubeconfig(found->cluster, cfg.discovery.tls_bootstrap_token),
+        found->cluster.ca_pem};
   }
   const util::KubeconfigUser* user = found->kubeconfig.CurrentUser();
   if (user == nullptr || (user->token.empty() && user->client_certificate_data.empty())) {
@@ -94,7 +95,8 @@ config::InitConfiguration JoinInitConfiguration(const config::JoinConfiguration&
 
 Result<JoinCluster> DiscoverJoinCluster(const config::JoinConfiguration& cfg,
                                         const std::vector<std::string>& endpoints,
-                                        const std::string& admin_kubeconfig_path, JoinClusterEnv& env) {
+                                        const std::string& admin_kubeconfig_path,
+                                        JoinClusterEnv& env) {
   Result<Identity> identity = InvalidArgument("couldn't find a valid discovery configuration");
   if (cfg.control_plane && env.fs.Exists(admin_kubeconfig_path)) {
     identity = FromAdminConf(env.fs, admin_kubeconfig_path);

@@ -38,6 +38,7 @@ config::InitConfiguration JoinInitConfiguration(const config::JoinConfiguration&
 // from the verified cluster. Then kubeadm-config and kubelet-config are read with that identity.
 Result<JoinCluster> DiscoverJoinCluster(const config::JoinConfiguration& cfg,
                                         const std::vector<std::string>& endpoints,
-                                        const std::string& admin_kubeconfig_path, JoinClusterEnv& env);
+                                        const std::string& admin_kubeconfig_path,
+                                        JoinClusterEnv& env);
 
 }  // namespace kkadm::phases

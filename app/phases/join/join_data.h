@@ -11,8 +11,8 @@
 #include "app/util/etcd_client.h"
 #include "app/util/host.h"
 #include "app/util/kube_client.h"
-#include "app/util/patches/patcher.h"
 #include "app/util/kubeconfig.h"
+#include "app/util/patches/patcher.h"
 #include "app/util/printer.h"
 
 namespace kkadm::phases {
@@ -68,7 +68,8 @@ struct JoinData {
   std::function<Result<std::unique_ptr<util::KubeClient>>()> local_api_client;
   // A client from a kubeconfig file on the node, with the files it names; an error while any of
   // them is missing or unreadable (how kubelet-start sees the kubelet's TLS bootstrap finish).
-  std::function<Result<std::unique_ptr<util::KubeClient>>(const std::string& path)> client_from_kubeconfig;
+  std::function<Result<std::unique_ptr<util::KubeClient>>(const std::string& path)>
+      client_from_kubeconfig;
   // A plain HTTP GET (the kubelet's healthz): the body on 200.
   std::function<Result<std::string>(const std::string& url)> http_get;
   // An etcd client for `config` (real one: util::EtcdClient over libcurl).
@@ -89,7 +90,9 @@ struct JoinData {
   }
   std::string admin_kubeconfig_path() const { return kubeconfig_dir + "/admin.conf"; }
   std::string kubelet_kubeconfig_path() const { return kubeconfig_dir + "/kubelet.conf"; }
-  std::string bootstrap_kubeconfig_path() const { return kubeconfig_dir + "/bootstrap-kubelet.conf"; }
+  std::string bootstrap_kubeconfig_path() const {
+    return kubeconfig_dir + "/bootstrap-kubelet.conf";
+  }
   util::FileSystem& fs() { return host->fs; }
   util::Printer& printer() { return *out; }
 };

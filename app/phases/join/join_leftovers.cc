@@ -15,7 +15,8 @@ Result<std::string> CaOf(const std::string& path, const std::string& pem) {
 }
 
 // The CA a join file trusts: ca.crt itself, or a kubeconfig's current cluster CA.
-Result<std::string> TrustedCa(const util::FileSystem& fs, const std::string& path, bool is_kubeconfig) {
+Result<std::string> TrustedCa(const util::FileSystem& fs, const std::string& path,
+                              bool is_kubeconfig) {
   auto text = fs.ReadFile(path);
   if (!text) return text.error();
   if (!is_kubeconfig) return CaOf(path, *text);
@@ -23,7 +24,8 @@ Result<std::string> TrustedCa(const util::FileSystem& fs, const std::string& pat
   if (!config) return config.error();
   const util::KubeconfigCluster* cluster = config->CurrentCluster();
   if (cluster == nullptr) return InvalidArgument(path + " has no current cluster");
-  if (!cluster->certificate_authority_data.empty()) return CaOf(path, cluster->certificate_authority_data);
+  if (!cluster->certificate_authority_data.empty())
+    return CaOf(path, cluster->certificate_authority_data);
   if (cluster->certificate_authority.empty()) return InvalidArgument(path + " names no CA");
   auto ca = fs.ReadFile(cluster->certificate_authority);
   if (!ca) return ca.error();
@@ -61,7 +63,8 @@ JoinLeftovers FindJoinLeftovers(const util::FileSystem& fs, const JoinFilePaths&
   return out;
 }
 
-bool KubeconfigIdentifiesAs(const util::FileSystem& fs, const std::string& path, const std::string& user) {
+bool KubeconfigIdentifiesAs(const util::FileSystem& fs, const std::string& path,
+                            const std::string& user) {
   auto text = fs.ReadFile(path);
   if (!text) return false;
   auto config = util::DecodeKubeconfig(*text);

@@ -22,10 +22,10 @@ struct JoinLeftovers {
 };
 
 struct JoinFilePaths {
-  std::string ca_cert;            // JoinConfiguration.caCertPath (worker joins only; else empty)
-  std::string kubelet_conf;       // /etc/kubernetes/kubelet.conf
-  std::string bootstrap_conf;     // /etc/kubernetes/bootstrap-kubelet.conf
-  std::string admin_conf;         // /etc/kubernetes/admin.conf (control-plane joins only; else empty)
+  std::string ca_cert;         // JoinConfiguration.caCertPath (worker joins only; else empty)
+  std::string kubelet_conf;    // /etc/kubernetes/kubelet.conf
+  std::string bootstrap_conf;  // /etc/kubernetes/bootstrap-kubelet.conf
+  std::string admin_conf;      // /etc/kubernetes/admin.conf (control-plane joins only; else empty)
 };
 
 // Reads the files that exist among `paths` and the CA each trusts (a kubeconfig's cluster CA, data
@@ -34,7 +34,8 @@ JoinLeftovers FindJoinLeftovers(const util::FileSystem& fs, const JoinFilePaths&
 
 // True when the kubeconfig at `path` holds a client certificate whose common name is `user` (e.g.
 // "system:node:worker-1"), read through `fs` whether embedded or in a file it names.
-bool KubeconfigIdentifiesAs(const util::FileSystem& fs, const std::string& path, const std::string& user);
+bool KubeconfigIdentifiesAs(const util::FileSystem& fs, const std::string& path,
+                            const std::string& user);
 
 // Whitespace at both ends removed (kubeadm compares CA data that way).
 std::string TrimmedPem(const std::string& pem);

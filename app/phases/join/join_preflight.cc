@@ -31,7 +31,8 @@ void AddEndpointChecks(const std::string& endpoint, preflight::CheckList& checks
   if (::inet_pton(AF_INET, hostport->host.c_str(), buf) == 1) {
     checks.push_back(preflight::NewFileContentCheck("/proc/sys/net/ipv4/ip_forward", "1"));
   } else if (::inet_pton(AF_INET6, hostport->host.c_str(), buf) == 1) {
-    checks.push_back(preflight::NewFileContentCheck("/proc/sys/net/ipv6/conf/default/forwarding", "1"));
+    checks.push_back(
+        preflight::NewFileContentCheck("/proc/sys/net/ipv6/conf/default/forwarding", "1"));
   }
 }
 
@@ -44,8 +45,8 @@ Status RunChecksOf(JoinData& data, const preflight::CheckList& checks) {
 // A control-plane node's ca.crt is an input (copied, or downloaded with the certificate key), not a
 // sign of an earlier join; admin.conf is one, written by control-plane-prepare.
 JoinFilePaths FilePaths(const JoinData& data) {
-  return JoinFilePaths{data.control_plane() ? std::string() : data.cfg.ca_cert_path, data.kubelet_kubeconfig_path(),
-                       data.bootstrap_kubeconfig_path(),
+  return JoinFilePaths{data.control_plane() ? std::string() : data.cfg.ca_cert_path,
+                       data.kubelet_kubeconfig_path(), data.bootstrap_kubeconfig_path(),
                        data.control_plane() ? data.admin_kubeconfig_path() : std::string()};
 }
 
@@ -54,9 +55,10 @@ Status RunNodeChecks(JoinData& data, const JoinLeftovers& leftovers) {
   preflight::CheckList checks = JoinNodeChecks(data);
   if (leftovers.Resumable()) {
     std::vector<std::string> skipped = DropLeftoverChecks(checks);
-    data.printer().Line(kPrefix, fmt::format("Found files of an earlier join of this node ({}): "
-                                             "resuming it; skipped checks: {}",
-                                             fmt::join(leftovers.files, ", "), fmt::join(skipped, ", ")));
+    data.printer().Line(kPrefix,
+                        fmt::format("Found files of an earlier join of this node ({}): "
+                                    "resuming it; skipped checks: {}",
+                                    fmt::join(leftovers.files, ", "), fmt::join(skipped, ", ")));
   }
   return RunChecksOf(data, checks);
 }
@@ -69,14 +71,16 @@ Status CheckLeftoversBelongToCluster(const JoinLeftovers& leftovers, const JoinC
       fmt::join(leftovers.files, ", ")));
 }
 
-Status RunControlPlaneChecks(JoinData& data, const JoinLeftovers& leftovers, const JoinCluster& cluster) {
+Status RunControlPlaneChecks(JoinData& data, const JoinLeftovers& leftovers,
+                             const JoinCluster& cluster) {
   const bool has_key = !data.certificate_key().empty();
   Status ready = CheckReadyForControlPlane(cluster.init_cfg.cluster, has_key, data.fs());
   if (!ready.ok()) {
     data.printer().Raw(fmt::format(kNotReadyForControlPlane, ready.message()));
     return ready;
   }
-  data.printer().Line(kPrefix, "Running pre-flight checks before initializing the new control plane instance");
+  data.printer().Line(
+      kPrefix, "Running pre-flight checks before initializing the new control plane instance");
   preflight::NodeCheckOptions options;
   options.manifest_dir = data.manifest_dir;
   options.secondary_control_plane = true;
@@ -88,7 +92,9 @@ Status RunControlPlaneChecks(JoinData& data, const JoinLeftovers& leftovers, con
   }
   KKADM_RETURN_IF_ERROR(RunChecksOf(data, checks));
   // kkadm talks to no container runtime, so images are never pulled; dry-run keeps kubeadm's line.
-  if (data.dry_run) data.printer().Line(kPrefix, "Would pull the required images (like 'kubeadm config images pull')");
+  if (data.dry_run)
+    data.printer().Line(kPrefix,
+                        "Would pull the required images (like 'kubeadm config images pull')");
   return Status::Ok();
 }
 
@@ -100,7 +106,8 @@ preflight::CheckList JoinNodeChecks(const JoinData& data) {
   checks.push_back(preflight::NewFileAvailableCheck(data.bootstrap_kubeconfig_path()));
   // kubeadm passes no Kubernetes version here: the cluster's is not known before discovery.
   preflight::AddCommonChecks(data.cfg.node_registration, "", checks);
-  if (!data.control_plane()) checks.push_back(preflight::NewFileAvailableCheck(data.cfg.ca_cert_path));
+  if (!data.control_plane())
+    checks.push_back(preflight::NewFileAvailableCheck(data.cfg.ca_cert_path));
   if (data.cfg.discovery.bootstrap_token) {
     AddEndpointChecks(data.cfg.discovery.bootstrap_token->api_server_endpoint, checks);
   }
@@ -123,16 +130,16 @@ std::vector<std::string> DropLeftoverChecks(preflight::CheckList& checks) {
   return dropped;
 }
 
-Status CheckReadyForControlPlane(const config::ClusterConfiguration& cluster, bool has_certificate_key,
-                                 const util::FileSystem& fs) {
+Status CheckReadyForControlPlane(const config::ClusterConfiguration& cluster,
+                                 bool has_certificate_key, const util::FileSystem& fs) {
   if (cluster.control_plane_endpoint.empty()) {
     return FailedPrecondition(
         "unable to add a new control plane instance a cluster that doesn't have a stable "
         "controlPlaneEndpoint address");
   }
   if (has_certificate_key) return Status::Ok();
-  std::vector<std::string> shared = {"ca.crt", "ca.key", "sa.key", "sa.pub", "front-proxy-ca.crt",
-                                     "front-proxy-ca.key"};
+  std::vector<std::string> shared = {
+      "ca.crt", "ca.key", "sa.key", "sa.pub", "front-proxy-ca.crt", "front-proxy-ca.key"};
   if (cluster.etcd.local) shared.insert(shared.end(), {"etcd/ca.crt", "etcd/ca.key"});
   std::vector<std::string> missing;
   for (const std::string& file : shared) {
@@ -150,15 +157,16 @@ Status CheckNodeNotReady(util::KubeClient& client, const std::string& name, bool
   auto node = client.Get("/api/v1/nodes/" + name);
   if (!node && node.error().code() == StatusCode::kNotFound) return Status::Ok();
   if (!node) return node.error().Wrap("cannot get Node \"" + name + "\"");
-  const nlohmann::json conditions = node->value("status", nlohmann::json::object())
-                                        .value("conditions", nlohmann::json::array());
+  const nlohmann::json conditions =
+      node->value("status", nlohmann::json::object()).value("conditions", nlohmann::json::array());
   for (const auto& condition : conditions) {
     if (condition.value("type", "") != "Ready" || condition.value("status", "") != "True") continue;
     if (is_this_node) return Status::Ok();
-    return FailedPrecondition(fmt::format(
-        "a Node with name \"{}\" and status \"Ready\" already exists in the cluster. You must delete "
-        "the existing Node or change the name of this new joining Node",
-        name));
+    return FailedPrecondition(
+        fmt::format("a Node with name \"{}\" and status \"Ready\" already exists in the cluster. "
+                    "You must delete "
+                    "the existing Node or change the name of this new joining Node",
+                    name));
   }
   return Status::Ok();
 }
@@ -176,8 +184,9 @@ Status RunJoinPreflight(JoinData& data) {
   auto client = data.bootstrap_client();
   if (!client) return client.error();
   const std::string& name = data.cfg.node_registration.name;
-  const bool is_this_node = leftovers.Resumable() && leftovers.kubelet_identity &&
-                            KubeconfigIdentifiesAs(data.fs(), data.kubelet_kubeconfig_path(), "system:node:" + name);
+  const bool is_this_node =
+      leftovers.Resumable() && leftovers.kubelet_identity &&
+      KubeconfigIdentifiesAs(data.fs(), data.kubelet_kubeconfig_path(), "system:node:" + name);
   KKADM_RETURN_IF_ERROR(CheckNodeNotReady(**client, name, is_this_node));
   if (!data.control_plane()) return Status::Ok();
   return RunControlPlaneChecks(data, leftovers, **cluster);

@@ -27,8 +27,8 @@ std::vector<std::string> DropLeftoverChecks(preflight::CheckList& checks);
 // without a certificate key the shared CAs and keys (ca, front-proxy-ca, sa, and etcd/ca with
 // local etcd) must be on disk. FailedPrecondition with kubeadm's "One or more conditions for
 // hosting a new control plane instance is not satisfied." text.
-Status CheckReadyForControlPlane(const config::ClusterConfiguration& cluster, bool has_certificate_key,
-                                 const util::FileSystem& fs);
+Status CheckReadyForControlPlane(const config::ClusterConfiguration& cluster,
+                                 bool has_certificate_key, const util::FileSystem& fs);
 
 // FailedPrecondition with kubeadm's text when Node `name` exists and is Ready, unless
 // `is_this_node` (this machine already holds that Node's kubelet identity: a resumed join).

@@ -3,9 +3,8 @@
 // workflow engine.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/phases/join/join_data.h"
 #include "app/phases/kubelet/kubelet_start.h"

@@ -1,11 +1,11 @@
 // The kubeconfig work: client certificates signed by the cluster CA, embedded in kubeconfig files.
-#include "app/util/ascii.h"
 #include "app/phases/kubeconfig/kubeconfig_files.h"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "app/phases/certs/cert_list.h"
+#include "app/util/ascii.h"
 #include "app/util/kubeconfig.h"
 #include "app/util/net_rules.h"
 #include "app/util/pki/pki_files.h"

@@ -14,7 +14,8 @@ namespace kkadm::phases {
 inline constexpr std::string_view kKubeletConfigName = "config.yaml";
 inline constexpr std::string_view kKubeletConfigApiVersion = "kubelet.config.k8s.io/v1beta1";
 inline constexpr std::string_view kKubeletConfigKind = "KubeletConfiguration";
-// systemd-resolved's real upstream list; the kubelet must not hand pods the 127.0.0.53 local resolver.
+// systemd-resolved's real upstream list; the kubelet must not hand pods the 127.0.0.53 local
+// resolver.
 inline constexpr std::string_view kSystemdResolvConf = "/run/systemd/resolve/resolv.conf";
 
 // The 10th address of the first CIDR of `service_subnet` ("10.96.0.0/12" -> "10.96.0.10",

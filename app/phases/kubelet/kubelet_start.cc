@@ -1,5 +1,4 @@
 // kubelet-start: kubeadm-flags.env, config.yaml, the unit files, and systemd.
-#include "app/util/ascii.h"
 #include "app/phases/kubelet/kubelet_start.h"
 
 #include <fmt/format.h>
@@ -10,6 +9,7 @@
 #include "app/phases/kubelet/kubeadm_flags.h"
 #include "app/phases/kubelet/kubelet_config.h"
 #include "app/phases/kubelet/kubelet_unit_files.h"
+#include "app/util/ascii.h"
 #include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases {
@@ -94,8 +94,7 @@ Status StartKubelet(util::InitSystem& init, util::Printer& out,
                     const std::vector<std::string>& unit_files) {
   std::string unit(kKubeletUnit);
   KKADM_RETURN_IF_ERROR(SystemdFailure(init.Enable(unit), "enabling the kubelet"));
-  KKADM_RETURN_IF_ERROR(
-      SystemdFailure(init.ReloadIfStale(unit, unit_files), "reloading systemd"));
+  KKADM_RETURN_IF_ERROR(SystemdFailure(init.ReloadIfStale(unit, unit_files), "reloading systemd"));
   out.Line(kPrefix, "Starting the kubelet");
   return SystemdFailure(init.Start(unit), "starting the kubelet");
 }

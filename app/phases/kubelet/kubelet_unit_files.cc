@@ -18,7 +18,8 @@ bool HasPackagedUnit(const util::FileSystem& fs) {
 }
 
 // The unit file's bytes; nullopt when there is none.
-Result<std::optional<std::string>> ReadUnitFile(const util::FileSystem& fs, const std::string& path) {
+Result<std::optional<std::string>> ReadUnitFile(const util::FileSystem& fs,
+                                                const std::string& path) {
   auto existing = fs.ReadFile(path);
   if (existing) return std::optional<std::string>(std::move(*existing));
   if (existing.error().code() == StatusCode::kNotFound) return std::optional<std::string>();

@@ -23,7 +23,8 @@ Status PointUserAt(json& doc, const std::string& path, const std::string& pem) {
   const std::string current = doc.value("current-context", "");
   json* context = FindNamed(doc["contexts"], current);
   if (context == nullptr || !(*context)["context"].is_object()) {
-    return InvalidArgument("the file \"" + path + "\" does not have current context \"" + current + "\"");
+    return InvalidArgument("the file \"" + path + "\" does not have current context \"" + current +
+                           "\"");
   }
   const std::string user_name = (*context)["context"].value("user", "");
   json* user = FindNamed(doc["users"], user_name);
@@ -41,7 +42,8 @@ Status PointUserAt(json& doc, const std::string& path, const std::string& pem) {
 
 }  // namespace
 
-Status EnableClientCertRotation(util::Host& host, util::Printer& out, const KubeletFinalizeInput& in) {
+Status EnableClientCertRotation(util::Host& host, util::Printer& out,
+                                const KubeletFinalizeInput& in) {
   const std::string pem = in.kubelet_pki_dir + "/" + kKubeletClientCurrentPem;
   if (!host.fs.Exists(pem)) return Status::Ok();
   out.Line("kubelet-finalize", "Updating \"" + in.kubelet_kubeconfig +

@@ -13,7 +13,7 @@ namespace kkadm::phases {
 inline constexpr const char* kKubeletClientCurrentPem = "kubelet-client-current.pem";
 
 struct KubeletFinalizeInput {
-  std::string kubelet_pki_dir;   // the kubelet's --cert-dir, else <kubelet_dir>/pki
+  std::string kubelet_pki_dir;     // the kubelet's --cert-dir, else <kubelet_dir>/pki
   std::string kubelet_kubeconfig;  // /etc/kubernetes/kubelet.conf
 };
 
@@ -21,6 +21,7 @@ struct KubeletFinalizeInput {
 // of kubelet.conf to client-certificate = client-key = that path (dropping embedded data), then
 // restarts kubelet.service. Nothing happens without the file. InvalidArgument when kubelet.conf
 // has no current context or user.
-Status EnableClientCertRotation(util::Host& host, util::Printer& out, const KubeletFinalizeInput& in);
+Status EnableClientCertRotation(util::Host& host, util::Printer& out,
+                                const KubeletFinalizeInput& in);
 
 }  // namespace kkadm::phases

@@ -22,10 +22,9 @@ workflow::Phase NewKubeletFinalizePhase(InitData& data) {
   rotation.name = "enable-client-cert-rotation";
   rotation.description = "Enable kubelet client certificate rotation";
   rotation.run = [&data] {
-    return EnableClientCertRotation(
-        *data.host, data.printer(),
-        {.kubelet_pki_dir = KubeletPkiDir(data),
-         .kubelet_kubeconfig = data.kubeconfig_dir + "/kubelet.conf"});
+    return EnableClientCertRotation(*data.host, data.printer(),
+                                    {.kubelet_pki_dir = KubeletPkiDir(data),
+                                     .kubelet_kubeconfig = data.kubeconfig_dir + "/kubelet.conf"});
   };
   rotation.inherit_flags = {"config", "cert-dir", "dry-run"};
 

@@ -36,7 +36,8 @@ json MergedTaints(const std::vector<config::Taint>& taints, const json& node) {
 
 }  // namespace
 
-std::vector<config::Taint> ControlPlaneTaints(const std::optional<std::vector<config::Taint>>& taints) {
+std::vector<config::Taint> ControlPlaneTaints(
+    const std::optional<std::vector<config::Taint>>& taints) {
   if (taints) return *taints;
   return {config::Taint{kControlPlaneLabel, "", "NoSchedule"}};
 }
@@ -58,15 +59,17 @@ Status MarkControlPlane(util::KubeClient& client, util::Clock& clock, util::Prin
                                        " as control-plane by adding the taints " + Bracketed(strs));
   }
   const std::string path = "/api/v1/nodes/" + node_name;
-  return util::RetryFor(clock, timeout, std::chrono::milliseconds(500), [&]() -> Status {
-           auto node = client.Get(path);
-           if (!node) return node.error();
-           const json patch = {
-               {"metadata",
-                {{"labels", {{kControlPlaneLabel, ""}, {kExcludeFromLoadBalancersLabel, ""}}}}},
-               {"spec", {{"taints", MergedTaints(taints, *node)}}}};
-           return client.Patch(path, util::PatchType::kStrategic, patch).status();
-         })
+  return util::RetryFor(
+             clock, timeout, std::chrono::milliseconds(500),
+             [&]() -> Status {
+               auto node = client.Get(path);
+               if (!node) return node.error();
+               const json patch = {
+                   {"metadata",
+                    {{"labels", {{kControlPlaneLabel, ""}, {kExcludeFromLoadBalancersLabel, ""}}}}},
+                   {"spec", {{"taints", MergedTaints(taints, *node)}}}};
+               return client.Patch(path, util::PatchType::kStrategic, patch).status();
+             })
       .Wrap("error patching node \"" + node_name + "\" through apiserver");
 }
 

@@ -21,7 +21,8 @@ inline constexpr const char* kExcludeFromLoadBalancersLabel =
 
 // nodeRegistration.taints as kubeadm applies them on a control-plane node: nullopt means the
 // control-plane NoSchedule taint, an empty list means none.
-std::vector<config::Taint> ControlPlaneTaints(const std::optional<std::vector<config::Taint>>& taints);
+std::vector<config::Taint> ControlPlaneTaints(
+    const std::optional<std::vector<config::Taint>>& taints);
 
 // "key=value:Effect", or "key:Effect" without a value.
 std::string TaintString(const config::Taint& taint);

@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "app/phases/preflight/checks_system.h"
 #include "app/util/ascii.h"
 #include "app/util/net_rules.h"
-#include "app/phases/preflight/checks_system.h"
 
 namespace kkadm::phases::preflight {
 namespace {

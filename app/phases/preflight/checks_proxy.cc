@@ -1,6 +1,5 @@
 // HTTPProxy and HTTPProxyCIDR: Go's proxy-from-environment rules (golang.org/x/net/http/httpproxy)
 // applied to the API server's address and to the service and pod subnets.
-#include "app/util/ascii.h"
 #include "app/phases/preflight/checks_proxy.h"
 
 #include <arpa/inet.h>
@@ -13,6 +12,8 @@
 #include <cstring>
 #include <sstream>
 #include <utility>
+
+#include "app/util/ascii.h"
 
 namespace kkadm::phases::preflight {
 namespace {

@@ -1,10 +1,11 @@
 // Running pre-flight checks and validating --ignore-preflight-errors.
-#include "app/util/ascii.h"
 #include "app/phases/preflight/run_checks.h"
 
 #include <algorithm>
 #include <cctype>
 #include <sstream>
+
+#include "app/util/ascii.h"
 
 namespace kkadm::phases::preflight {
 namespace {

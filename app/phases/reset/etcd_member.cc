@@ -134,7 +134,8 @@ namespace {
 
 Result<util::EtcdClientConfig> ClientConfig(ResetData& data, const EtcdManifestFacts& facts) {
   const std::string pki = data.cluster ? data.cluster->certificates_dir : facts.pki_dir;
-  Result<util::EtcdClientConfig> config = util::EtcdClientConfigFor(data.fs(), pki, facts.client_urls);
+  Result<util::EtcdClientConfig> config =
+      util::EtcdClientConfigFor(data.fs(), pki, facts.client_urls);
   if (!config) return config.error();
   // A node whose etcd is gone must not hold reset up: a few seconds, not kubeadm's 2 minutes.
   config->request_timeout = std::chrono::seconds(3);

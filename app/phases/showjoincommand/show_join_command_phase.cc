@@ -67,31 +67,41 @@ std::string InitDoneBanner(const std::string& admin_kubeconfig_path, bool contro
       "\nYour Kubernetes control-plane has initialized successfully!\n\n"
       "To start using your cluster, you need to run the following as a regular user:\n\n"
       "  mkdir -p $HOME/.kube\n"
-      "  sudo cp -i " + admin_kubeconfig_path + " $HOME/.kube/config\n"
+      "  sudo cp -i " +
+      admin_kubeconfig_path +
+      " $HOME/.kube/config\n"
       "  sudo chown $(id -u):$(id -g) $HOME/.kube/config\n\n"
       "Alternatively, if you are the root user, you can run:\n\n"
-      "  export KUBECONFIG=" + admin_kubeconfig_path + "\n\n"
+      "  export KUBECONFIG=" +
+      admin_kubeconfig_path +
+      "\n\n"
       "You should now deploy a pod network to the cluster.\n"
       "Run \"kubectl apply -f [podnetwork].yaml\" with one of the options listed at:\n"
       "  https://kubernetes.io/docs/concepts/cluster-administration/addons/\n\n";
   const std::string control_plane =
       WithKubeadmForm("  ", join.control_plane, join.control_plane_kubeadm);
   if (control_plane_endpoint && upload_certs) {
-    out += "You can now join any number of control-plane nodes running the following command on "
-           "each as root:\n\n" + control_plane +
-           "Please note that the certificate-key gives access to cluster sensitive data, keep it "
-           "secret!\n"
-           "As a safeguard, uploaded-certs will be deleted in two hours; If necessary, you can use\n"
-           "\"kkadm init phase upload-certs --upload-certs\" to reload certs afterward.\n\n";
+    out +=
+        "You can now join any number of control-plane nodes running the following command on "
+        "each as root:\n\n" +
+        control_plane +
+        "Please note that the certificate-key gives access to cluster sensitive data, keep it "
+        "secret!\n"
+        "As a safeguard, uploaded-certs will be deleted in two hours; If necessary, you can use\n"
+        "\"kkadm init phase upload-certs --upload-certs\" to reload certs afterward.\n\n";
   } else if (control_plane_endpoint) {
-    out += "You can now join any number of control-plane nodes by copying certificate "
-           "authorities\nand service account keys on each node and then running the following as "
-           "root:\n\n" + control_plane;
+    out +=
+        "You can now join any number of control-plane nodes by copying certificate "
+        "authorities\nand service account keys on each node and then running the following as "
+        "root:\n\n" +
+        control_plane;
   }
   std::string worker = WithKubeadmForm("", join.worker, join.worker_kubeadm);
   worker.pop_back();  // kubeadm's banner ends with the command's own line
-  return out + "Then you can join any number of worker nodes by running the following on each as "
-               "root:\n\n" + worker;
+  return out +
+         "Then you can join any number of worker nodes by running the following on each as "
+         "root:\n\n" +
+         worker;
 }
 
 workflow::Phase NewShowJoinCommandPhase(InitData& data) {

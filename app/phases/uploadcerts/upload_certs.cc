@@ -54,8 +54,8 @@ Result<json> EncryptedFiles(const util::FileSystem& fs, const config::ClusterCon
 std::map<std::string, std::string> CertsToTransfer(const config::ClusterConfiguration& cluster) {
   const std::string dir = cluster.certificates_dir + "/";
   std::map<std::string, std::string> out;
-  for (const char* name : {"ca.crt", "ca.key", "front-proxy-ca.crt", "front-proxy-ca.key", "sa.pub",
-                           "sa.key"}) {
+  for (const char* name :
+       {"ca.crt", "ca.key", "front-proxy-ca.crt", "front-proxy-ca.key", "sa.pub", "sa.key"}) {
     out[name] = dir + name;
   }
   if (cluster.etcd.external) {
@@ -72,8 +72,8 @@ std::map<std::string, std::string> CertsToTransfer(const config::ClusterConfigur
 Status UploadCerts(util::KubeClient& client, const util::FileSystem& fs, util::Printer& out,
                    const config::ClusterConfiguration& cluster, const std::string& certificate_key,
                    std::chrono::system_clock::time_point now) {
-  out.Line("upload-certs", std::string("Storing the certificates in Secret \"") + kKubeadmCertsSecret +
-                               "\" in the \"kube-system\" Namespace");
+  out.Line("upload-certs", std::string("Storing the certificates in Secret \"") +
+                               kKubeadmCertsSecret + "\" in the \"kube-system\" Namespace");
   auto key = util::DecodeCertificateKey(certificate_key);
   if (!key) return key.error().Wrap("error decoding certificate key");
   auto owner = CreateOwnerToken(client, now);
@@ -94,8 +94,9 @@ Status UploadCerts(util::KubeClient& client, const util::FileSystem& fs, util::P
                          json::array({util::PolicyRule({"get"}, {""}, {"secrets"},
                                                        {kKubeadmCertsSecret})}))));
   return util::CreateOrUpdate(
-      client, util::RoleBinding(util::kKubeSystem, role, role,
-                                json::array({util::RbacSubject("Group", util::kNodeBootstrapTokenGroup)})));
+      client,
+      util::RoleBinding(util::kKubeSystem, role, role,
+                        json::array({util::RbacSubject("Group", util::kNodeBootstrapTokenGroup)})));
 }
 
 Result<std::map<std::string, std::string>> DecryptKubeadmCerts(const json& secret,

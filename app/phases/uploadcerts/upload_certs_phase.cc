@@ -37,8 +37,9 @@ workflow::Phase NewUploadCertsPhase(InitData& data) {
   phase.description = "Upload certificates to kubeadm-certs";
   phase.long_description = "Upload control plane certificates to the kubeadm-certs Secret";
   phase.run = [&data] { return Run(data); };
-  phase.inherit_flags = {"config",     "kubeconfig", "upload-certs", "certificate-key",
-                         "skip-certificate-key-print", "dry-run"};
+  phase.inherit_flags = {
+      "config", "kubeconfig", "upload-certs", "certificate-key", "skip-certificate-key-print",
+      "dry-run"};
   return phase;
 }
 

@@ -2,10 +2,9 @@
 #include "app/phases/uploadconfig/upload_config.h"
 
 #include <openssl/evp.h>
+#include <spdlog/spdlog.h>
 
 #include <memory>
-
-#include <spdlog/spdlog.h>
 
 #include "app/util/crypto.h"
 #include "app/util/kube_apply.h"
@@ -62,12 +61,14 @@ Status UploadKubeletConfig(util::KubeClient& client, util::Printer& out,
   out.Line("kubelet",
            "Creating a ConfigMap \"kubelet-config\" in namespace kube-system with the "
            "configuration for the kubelets in the cluster");
-  json config_map =
-      util::ConfigMap(util::kKubeSystem, "kubelet-config", {{"kubelet", kubelet_configuration_yaml}});
-  config_map["metadata"]["annotations"][kComponentConfigHashAnnotation] = ConfigMapChecksum(config_map);
-  return UploadWithReadRole(client, config_map, "kubeadm:kubelet-config",
-                            json::array({util::RbacSubject("Group", util::kNodesGroup),
-                                         util::RbacSubject("Group", util::kNodeBootstrapTokenGroup)}));
+  json config_map = util::ConfigMap(util::kKubeSystem, "kubelet-config",
+                                    {{"kubelet", kubelet_configuration_yaml}});
+  config_map["metadata"]["annotations"][kComponentConfigHashAnnotation] =
+      ConfigMapChecksum(config_map);
+  return UploadWithReadRole(
+      client, config_map, "kubeadm:kubelet-config",
+      json::array({util::RbacSubject("Group", util::kNodesGroup),
+                   util::RbacSubject("Group", util::kNodeBootstrapTokenGroup)}));
 }
 
 Status AnnotateCriSocket(util::KubeClient& client, util::Clock& clock, const std::string& node_name,
@@ -75,10 +76,12 @@ Status AnnotateCriSocket(util::KubeClient& client, util::Clock& clock, const std
   spdlog::debug("[patchnode] Uploading the CRI socket \"{}\" to Node \"{}\" as an annotation",
                 cri_socket, node_name);
   const json patch = {{"metadata", {{"annotations", {{kCriSocketAnnotation, cri_socket}}}}}};
-  return util::RetryFor(clock, timeout, std::chrono::milliseconds(500), [&] {
-           return client.Patch("/api/v1/nodes/" + node_name, util::PatchType::kStrategic, patch)
-               .status();
-         })
+  return util::RetryFor(
+             clock, timeout, std::chrono::milliseconds(500),
+             [&] {
+               return client.Patch("/api/v1/nodes/" + node_name, util::PatchType::kStrategic, patch)
+                   .status();
+             })
       .Wrap("error patching Node \"" + node_name + "\"");
 }
 

@@ -4,9 +4,8 @@
 #pragma once
 
 #include <chrono>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "app/util/clock.h"
 #include "app/util/kube_client.h"
@@ -16,7 +15,8 @@
 namespace kkadm::phases {
 
 inline constexpr const char* kCriSocketAnnotation = "kubeadm.alpha.kubernetes.io/cri-socket";
-inline constexpr const char* kComponentConfigHashAnnotation = "kubeadm.kubernetes.io/component-config.hash";
+inline constexpr const char* kComponentConfigHashAnnotation =
+    "kubeadm.kubernetes.io/component-config.hash";
 
 // "sha256:<hex>" over the ConfigMap's data keys in sorted order, each key followed by its value
 // (kubeadm's ChecksumForConfigMap).

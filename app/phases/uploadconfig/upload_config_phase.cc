@@ -32,8 +32,9 @@ Status RunKubelet(InitData& data) {
                            data.cfg.timeouts.kubernetes_api_call);
 }
 
-workflow::Phase Child(const std::string& name, std::string description, std::string long_description,
-                      std::string example, std::function<Status()> run) {
+workflow::Phase Child(const std::string& name, std::string description,
+                      std::string long_description, std::string example,
+                      std::function<Status()> run) {
   workflow::Phase phase;
   phase.name = name;
   phase.description = std::move(description);
@@ -52,14 +53,14 @@ workflow::Phase NewUploadConfigPhase(InitData& data) {
   phase.aliases = {"uploadconfig"};
   phase.description = "Upload the kubeadm and kubelet configuration to a ConfigMap";
   phase.long_description = "Upload the kubeadm and kubelet configuration to a ConfigMap";
-  phase.children.push_back(Child(
-      "kubeadm", "Upload the kubeadm ClusterConfiguration to a ConfigMap",
-      "Upload the kubeadm ClusterConfiguration to a ConfigMap called kubeadm-config in the "
-      "kube-system namespace. This enables correct configuration of system components and a "
-      "seamless user experience when upgrading.\n\nAlternatively, you can use kkadm config.",
-      "  # upload the configuration of your cluster\n"
-      "  kkadm init phase upload-config kubeadm --config=myConfig.yaml",
-      [&data] { return RunKubeadm(data); }));
+  phase.children.push_back(
+      Child("kubeadm", "Upload the kubeadm ClusterConfiguration to a ConfigMap",
+            "Upload the kubeadm ClusterConfiguration to a ConfigMap called kubeadm-config in the "
+            "kube-system namespace. This enables correct configuration of system components and a "
+            "seamless user experience when upgrading.\n\nAlternatively, you can use kkadm config.",
+            "  # upload the configuration of your cluster\n"
+            "  kkadm init phase upload-config kubeadm --config=myConfig.yaml",
+            [&data] { return RunKubeadm(data); }));
   phase.children.push_back(Child(
       "kubelet", "Upload the kubelet component config to a ConfigMap",
       "Upload the kubelet configuration extracted from the kubeadm InitConfiguration object to a "

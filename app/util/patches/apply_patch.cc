@@ -1,9 +1,9 @@
 // Applying a PatchSet to one target: JSON patch and merge patch through nlohmann_json's own
 // implementations, strategic merge through strategic_merge.h.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "app/util/patches/patch_schema.h"
 #include "app/util/patches/patch_set.h"
@@ -82,8 +82,9 @@ Result<PatchedObject> ApplyPatches(const PatchSet& set, std::string_view target,
   for (const Patch& patch : it->second) {
     Result<json> next = ApplyOne(patch, target, out.object);
     if (!next) {
-      std::string where = patch.documents > 1 ? fmt::format("{}: document {}", patch.file, patch.document)
-                                              : patch.file;
+      std::string where = patch.documents > 1
+                              ? fmt::format("{}: document {}", patch.file, patch.document)
+                              : patch.file;
       return next.error().Wrap(where);
     }
     out.object = std::move(*next);

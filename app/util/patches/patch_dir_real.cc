@@ -1,11 +1,11 @@
 // ReadPatchDirectory: the one place patches touch the host filesystem.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <system_error>
-
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "app/util/patches/patch_dir.h"
 
@@ -16,7 +16,8 @@ namespace fs = std::filesystem;
 
 bool HasPatchExtension(const std::string& name) {
   for (std::string_view ext : {".json", ".yaml"}) {
-    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) return true;
+    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0)
+      return true;
   }
   return false;
 }
@@ -25,12 +26,14 @@ Result<std::string> ReadWholeFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream data;
   data << in.rdbuf();
-  if (!in.good() && !in.eof()) return Unavailable(fmt::format("could not read the file \"{}\"", path.string()));
+  if (!in.good() && !in.eof())
+    return Unavailable(fmt::format("could not read the file \"{}\"", path.string()));
   return data.str();
 }
 
 Status Listing(const std::string& dir, const std::string& reason) {
-  return InvalidArgument(fmt::format("could not list patch files for path \"{}\": {}", dir, reason));
+  return InvalidArgument(
+      fmt::format("could not list patch files for path \"{}\": {}", dir, reason));
 }
 
 }  // namespace

@@ -32,10 +32,14 @@ FieldPatchMeta MergeScalars() {
 
 const TypeTable& Types() {
   static const TypeTable kTypes = {
-      {"Pod", {{"metadata", Struct("ObjectMeta")}, {"spec", Struct("PodSpec")},
-               {"status", Struct("PodStatus")}}},
-      {"Deployment", {{"metadata", Struct("ObjectMeta")}, {"spec", Struct("DeploymentSpec")},
-                      {"status", Struct("DeploymentStatus")}}},
+      {"Pod",
+       {{"metadata", Struct("ObjectMeta")},
+        {"spec", Struct("PodSpec")},
+        {"status", Struct("PodStatus")}}},
+      {"Deployment",
+       {{"metadata", Struct("ObjectMeta")},
+        {"spec", Struct("DeploymentSpec")},
+        {"status", Struct("DeploymentStatus")}}},
       {"DeploymentSpec", {{"template", Struct("PodTemplateSpec")}}},
       {"DeploymentStatus", {{"conditions", MergeList("type")}}},
       {"PodTemplateSpec", {{"metadata", Struct("ObjectMeta")}, {"spec", Struct("PodSpec")}}},

@@ -8,10 +8,10 @@ namespace kkadm::util::patches {
 
 // What the Go struct tags `patchStrategy` and `patchMergeKey` say about one field.
 struct FieldPatchMeta {
-  bool merge = false;     // patchStrategy "merge": lists are merged (by merge_key for lists of maps)
-  bool replace = false;   // patchStrategy "replace": maps/lists are replaced wholesale
+  bool merge = false;    // patchStrategy "merge": lists are merged (by merge_key for lists of maps)
+  bool replace = false;  // patchStrategy "replace": maps/lists are replaced wholesale
   std::string merge_key;  // patchMergeKey for lists of maps, e.g. "name", "mountPath"
-  std::string type;       // type of the value (or of list elements); "" when kkadm does not model it
+  std::string type;  // type of the value (or of list elements); "" when kkadm does not model it
 };
 
 // Root type names accepted by LookupFieldPatchMeta: "Pod" (core/v1) and "Deployment" (apps/v1).

@@ -1,11 +1,11 @@
 // Patch file naming and loading: kubeadm's parseFilename / createPatchSet rules.
 #include "app/util/patches/patch_set.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 #include "app/util/yaml/yaml.h"
 
@@ -40,8 +40,11 @@ Result<PatchType> ParseType(std::string_view type) {
   if (type == "json") return PatchType::kJson;
   if (type == "merge") return PatchType::kMerge;
   if (type == "strategic") return PatchType::kStrategic;
-  if (type.empty()) return InvalidArgument("missing patch type after \"+\"; valid types are: json, merge, strategic");
-  return InvalidArgument(fmt::format("unknown patch type \"{}\"; valid types are: json, merge, strategic", type));
+  if (type.empty())
+    return InvalidArgument(
+        "missing patch type after \"+\"; valid types are: json, merge, strategic");
+  return InvalidArgument(
+      fmt::format("unknown patch type \"{}\"; valid types are: json, merge, strategic", type));
 }
 
 Status CheckJsonPatch(const json& doc) {
@@ -51,11 +54,13 @@ Status CheckJsonPatch(const json& doc) {
     const json& op = doc[i];
     std::string where = fmt::format("invalid JSON patch: operation {}", i + 1);
     if (!op.is_object()) return InvalidArgument(where + ": not a map");
-    if (!op.contains("op") || !op["op"].is_string()) return InvalidArgument(where + ": missing \"op\"");
+    if (!op.contains("op") || !op["op"].is_string())
+      return InvalidArgument(where + ": missing \"op\"");
     if (std::find(kOps.begin(), kOps.end(), op["op"].get<std::string>()) == kOps.end()) {
       return InvalidArgument(fmt::format("{}: unknown op {}", where, op["op"].dump()));
     }
-    if (!op.contains("path") || !op["path"].is_string()) return InvalidArgument(where + ": missing \"path\"");
+    if (!op.contains("path") || !op["path"].is_string())
+      return InvalidArgument(where + ": missing \"path\"");
   }
   return Status::Ok();
 }
@@ -64,7 +69,8 @@ Status CheckDocument(PatchType type, const json& doc) {
   if (type == PatchType::kJson) return CheckJsonPatch(doc);
   if (!doc.is_object()) {
     return InvalidArgument(fmt::format("a {} patch must be a map, got {}",
-                                       type == PatchType::kMerge ? "merge" : "strategic merge", doc.dump()));
+                                       type == PatchType::kMerge ? "merge" : "strategic merge",
+                                       doc.dump()));
   }
   return Status::Ok();
 }
@@ -77,8 +83,11 @@ Status AddFile(const PatchFile& file, const PatchFileName& parsed, PatchSet& set
   for (int i = 0; i < count; ++i) {
     Status ok = CheckDocument(parsed.type, (*docs)[i]);
     if (!ok.ok()) return count > 1 ? ok.Wrap(fmt::format("document {}", i + 1)) : ok;
-    set.by_target[parsed.target].push_back(Patch{.file = file.name, .document = i + 1, .documents = count,
-                                                  .type = parsed.type, .body = std::move((*docs)[i])});
+    set.by_target[parsed.target].push_back(Patch{.file = file.name,
+                                                 .document = i + 1,
+                                                 .documents = count,
+                                                 .type = parsed.type,
+                                                 .body = std::move((*docs)[i])});
   }
   set.files.push_back(BaseName(file.name));
   return Status::Ok();
@@ -88,16 +97,19 @@ Status AddFile(const PatchFile& file, const PatchFileName& parsed, PatchSet& set
 
 const std::vector<std::string>& KnownPatchTargets() {
   static const std::vector<std::string> kTargets = {
-      "etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler",
-      "kubeletconfiguration", "corednsdeployment"};
+      "etcd",           "kube-apiserver",       "kube-controller-manager",
+      "kube-scheduler", "kubeletconfiguration", "corednsdeployment"};
   return kTargets;
 }
 
 std::string_view PatchMediaType(PatchType type) {
   switch (type) {
-    case PatchType::kJson: return "application/json-patch+json";
-    case PatchType::kMerge: return "application/merge-patch+json";
-    case PatchType::kStrategic: return "application/strategic-merge-patch+json";
+    case PatchType::kJson:
+      return "application/json-patch+json";
+    case PatchType::kMerge:
+      return "application/merge-patch+json";
+    case PatchType::kStrategic:
+      return "application/strategic-merge-patch+json";
   }
   return "";
 }
@@ -136,7 +148,8 @@ Result<PatchSet> LoadPatchSet(const std::vector<PatchFile>& files, LoadOptions o
   PatchSet set;
   for (const PatchFile* file : sorted) {
     std::string base = BaseName(file->name);
-    if (options.skip_unsupported_extensions && !EndsWith(base, kJsonExt) && !EndsWith(base, kYamlExt)) {
+    if (options.skip_unsupported_extensions && !EndsWith(base, kJsonExt) &&
+        !EndsWith(base, kYamlExt)) {
       set.notes.push_back(fmt::format(
           "[patches] Ignoring file \"{}\": the file extension must be one of [json yaml]", base));
       set.ignored.push_back(base);
@@ -157,13 +170,16 @@ Result<PatchSet> LoadPatchSet(const std::vector<PatchFile>& files, LoadOptions o
 }
 
 std::vector<std::string> DescribePatchSet(const PatchSet& set, std::string_view path) {
-  std::vector<std::string> lines = {fmt::format("[patches] Reading patches from path \"{}\"", path)};
+  std::vector<std::string> lines = {
+      fmt::format("[patches] Reading patches from path \"{}\"", path)};
   lines.insert(lines.end(), set.notes.begin(), set.notes.end());
   if (!set.files.empty()) {
-    lines.push_back(fmt::format("[patches] Found the following patch files: [{}]", fmt::join(set.files, " ")));
+    lines.push_back(
+        fmt::format("[patches] Found the following patch files: [{}]", fmt::join(set.files, " ")));
   }
   if (!set.ignored.empty()) {
-    lines.push_back(fmt::format("[patches] Ignored the following files: [{}]", fmt::join(set.ignored, " ")));
+    lines.push_back(
+        fmt::format("[patches] Ignored the following files: [{}]", fmt::join(set.ignored, " ")));
   }
   return lines;
 }

@@ -1,13 +1,12 @@
-// kubeadm's `--patches DIR`: patch files named target[suffix][+patchtype].{json,yaml}, loaded into a
-// PatchSet and applied (last) to static Pod manifests, the KubeletConfiguration and CoreDNS.
+// kubeadm's `--patches DIR`: patch files named target[suffix][+patchtype].{json,yaml}, loaded into
+// a PatchSet and applied (last) to static Pod manifests, the KubeletConfiguration and CoreDNS.
 #pragma once
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/util/status.h"
 
@@ -43,11 +42,11 @@ struct PatchFile {
 
 // One patch document: a file may hold several, separated by "---".
 struct Patch {
-  std::string file;         // PatchFile::name
-  int document = 1;         // 1-based position in the file
-  int documents = 1;        // documents in the file
+  std::string file;   // PatchFile::name
+  int document = 1;   // 1-based position in the file
+  int documents = 1;  // documents in the file
   PatchType type = PatchType::kStrategic;
-  nlohmann::json body;      // JSON patch: array of operations; merge/strategic: an object
+  nlohmann::json body;  // JSON patch: array of operations; merge/strategic: an object
 };
 
 struct PatchSet {
@@ -89,6 +88,7 @@ struct PatchedObject {
 // No patches for the target: returns `object` unchanged with no messages. On failure returns
 // InvalidArgument "<file>: <problem>", e.g. `patches/kube-apiserver+json.yaml: invalid JSON patch:
 // operation 1 ("replace" /spec/foo): path not found`.
-Result<PatchedObject> ApplyPatches(const PatchSet& set, std::string_view target, nlohmann::json object);
+Result<PatchedObject> ApplyPatches(const PatchSet& set, std::string_view target,
+                                   nlohmann::json object);
 
 }  // namespace kkadm::util::patches

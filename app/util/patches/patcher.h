@@ -4,11 +4,10 @@
 
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "app/util/patches/patch_set.h"
 #include "app/util/printer.h"
@@ -38,8 +37,7 @@ class Patcher {
   // Checks, printing nothing and keeping nothing, that the patches of `target` apply to the object
   // `build` makes: a phase runs this before any file of its command is written. `build` is called
   // only when `target` has patches. Errors: Apply's, and `build`'s.
-  Status Check(std::string_view target,
-               const std::function<Result<nlohmann::json>()>& build) const;
+  Status Check(std::string_view target, const std::function<Result<nlohmann::json>()>& build) const;
 
  private:
   // Shared by copies of a Patcher, so that the directory is read and described once between them.

@@ -2,11 +2,11 @@
 // strategicpatch package, re-expressed over nlohmann::json with kkadm's metadata table.
 #include "app/util/patches/strategic_merge.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "app/util/patches/patch_schema.h"
 
@@ -29,7 +29,8 @@ std::string Brief(const json& value) {
 }
 
 Status PathError(const std::string& path, std::string_view message) {
-  return InvalidArgument(path.empty() ? std::string(message) : fmt::format("at {}: {}", path, message));
+  return InvalidArgument(path.empty() ? std::string(message)
+                                      : fmt::format("at {}: {}", path, message));
 }
 
 std::string Child(const std::string& path, std::string_view key) {
@@ -46,7 +47,8 @@ int KindOf(const json& v) {
 int IndexOf(const json& order, const json& item, const std::string& key) {
   auto key_of = [&key](const json& v) { return v.is_object() ? v.value(key, json()) : json(); };
   for (size_t i = 0; i < order.size(); ++i) {
-    if (key.empty() ? order[i] == item : key_of(order[i]) == key_of(item)) return static_cast<int>(i);
+    if (key.empty() ? order[i] == item : key_of(order[i]) == key_of(item))
+      return static_cast<int>(i);
   }
   return -1;
 }
@@ -57,7 +59,8 @@ Status ElementKind(const json& a, const json& b, const std::string& path, bool* 
   for (const json* list : {&a, &b}) {
     for (const json& v : *list) {
       if (v.is_array()) return PathError(path, "lists of lists are not supported");
-      if (kind >= 0 && KindOf(v) != kind) return PathError(path, "list element types are not identical");
+      if (kind >= 0 && KindOf(v) != kind)
+        return PathError(path, "list element types are not identical");
       kind = KindOf(v);
     }
   }
@@ -69,7 +72,8 @@ Status RequireMergeKey(const json& list, const std::string& key, const std::stri
   for (const json& v : list) {
     if (!v.is_object()) return PathError(path, fmt::format("expected a map, got {}", Brief(v)));
     if (!v.contains(key)) {
-      return PathError(path, fmt::format("map {} does not contain declared merge key \"{}\"", Brief(v), key));
+      return PathError(
+          path, fmt::format("map {} does not contain declared merge key \"{}\"", Brief(v), key));
     }
   }
   return Status::Ok();
@@ -109,7 +113,8 @@ json NormalizeElementOrder(json patch_items, json server_only, const json& patch
 }
 
 // Splits `merged` into the items present in `present_in` and the others.
-void Partition(const json& merged, const json& present_in, const std::string& key, json* in, json* out) {
+void Partition(const json& merged, const json& present_in, const std::string& key, json* in,
+               json* out) {
   *in = json::array();
   *out = json::array();
   for (const json& v : merged) (IndexOf(present_in, v, key) >= 0 ? *in : *out).push_back(v);
@@ -129,7 +134,8 @@ Result<json> ApplySpecialElements(json& original, const json& patch, const std::
     const json& directive = v[kDirective];
     if (directive == "delete") {
       if (!v.contains(key)) {
-        return PathError(path, fmt::format("map {} does not contain declared merge key \"{}\"", Brief(v), key));
+        return PathError(
+            path, fmt::format("map {} does not contain declared merge key \"{}\"", Brief(v), key));
       }
       json kept = json::array();
       for (json& o : original) {
@@ -141,7 +147,8 @@ Result<json> ApplySpecialElements(json& original, const json& patch, const std::
     } else if (directive == "merge") {
       return PathError(path, "merging lists cannot yet be specified in the patch");
     } else {
-      return PathError(path, fmt::format("unknown patch type {} in map {}", directive.dump(), Brief(v)));
+      return PathError(path,
+                       fmt::format("unknown patch type {} in map {}", directive.dump(), Brief(v)));
     }
   }
   if (replace) {
@@ -153,7 +160,8 @@ Result<json> ApplySpecialElements(json& original, const json& patch, const std::
 
 Result<json> MergeMapList(json original, const json& patch, const FieldPatchMeta& meta,
                           const std::string& path) {
-  if (meta.merge_key.empty()) return PathError(path, "cannot merge lists of maps without a merge key");
+  if (meta.merge_key.empty())
+    return PathError(path, "cannot merge lists of maps without a merge key");
   Result<json> plain = ApplySpecialElements(original, patch, meta.merge_key, path);
   if (!plain) return plain.error();
   KKADM_RETURN_IF_ERROR(RequireMergeKey(*plain, meta.merge_key, path));
@@ -166,7 +174,8 @@ Result<json> MergeMapList(json original, const json& patch, const FieldPatchMeta
       merged.push_back(v);
       continue;
     }
-    std::string element_path = fmt::format("{}[{}={}]", path, meta.merge_key, v[meta.merge_key].dump());
+    std::string element_path =
+        fmt::format("{}[{}={}]", path, meta.merge_key, v[meta.merge_key].dump());
     Result<json> m = MergeMap(std::move(merged[at]), v, meta.type, element_path);
     if (!m) return m.error();
     merged[at] = std::move(*m);
@@ -203,15 +212,19 @@ Result<json> MergeList(const json& original, const json& patch, const FieldPatch
   return MergeMapList(original, patch, meta, path);
 }
 
-// `$retainKeys: [...]`: keys of `original` not listed are cleared; the patch may only set listed keys.
+// `$retainKeys: [...]`: keys of `original` not listed are cleared; the patch may only set listed
+// keys.
 Status ApplyRetainKeys(json& original, json& patch, const std::string& path) {
   if (!patch.contains(kRetainKeys)) return Status::Ok();
   json keys = patch[kRetainKeys];
   patch.erase(std::string(kRetainKeys));
   if (!keys.is_array()) return PathError(path, "$retainKeys must be a list");
   for (const auto& [k, v] : patch.items()) {
-    if (v.is_null() || k.rfind(kDeleteFromPrimitiveList, 0) == 0 || k.rfind(kSetElementOrder, 0) == 0) continue;
-    if (IndexOf(keys, k, "") < 0) return PathError(path, fmt::format("field \"{}\" is not in $retainKeys", k));
+    if (v.is_null() || k.rfind(kDeleteFromPrimitiveList, 0) == 0 ||
+        k.rfind(kSetElementOrder, 0) == 0)
+      continue;
+    if (IndexOf(keys, k, "") < 0)
+      return PathError(path, fmt::format("field \"{}\" is not in $retainKeys", k));
   }
   std::vector<std::string> drop;
   for (const auto& [k, v] : original.items()) {
@@ -222,7 +235,8 @@ Status ApplyRetainKeys(json& original, json& patch, const std::string& path) {
 }
 
 // `$setElementOrder/<field>: [...]`: merges <field> and orders it by the given list first.
-Status ApplySetElementOrder(json& original, json& patch, std::string_view type, const std::string& path) {
+Status ApplySetElementOrder(json& original, json& patch, std::string_view type,
+                            const std::string& path) {
   std::vector<std::string> keys;
   for (const auto& [k, v] : patch.items()) {
     if (k.rfind(kSetElementOrder, 0) == 0) keys.push_back(k);
@@ -271,7 +285,8 @@ Status MergeField(json& original, const std::string& key, const json& value, boo
   } else if (current.is_array() && meta.merge) {
     merged = MergeList(current, value, meta, is_delete_list, Child(path, key));
   } else if (is_delete_list) {
-    return PathError(Child(path, key), "$deleteFromPrimitiveList needs a list with the merge strategy");
+    return PathError(Child(path, key),
+                     "$deleteFromPrimitiveList needs a list with the merge strategy");
   }
   if (!merged) return merged.error();
   current = std::move(*merged);
@@ -286,7 +301,8 @@ Result<json> MergeMap(json original, json patch, std::string_view type, const st
       return patch;
     }
     if (directive == "delete") return json::object();
-    return PathError(path, fmt::format("unknown patch type {} in map {}", directive.dump(), Brief(patch)));
+    return PathError(
+        path, fmt::format("unknown patch type {} in map {}", directive.dump(), Brief(patch)));
   }
   if (original.is_null()) original = json::object();
   KKADM_RETURN_IF_ERROR(ApplyRetainKeys(original, patch, path));
@@ -309,8 +325,10 @@ Result<json> MergeMap(json original, json patch, std::string_view type, const st
 
 }  // namespace
 
-Result<json> StrategicMergePatch(const json& original, const json& patch, std::string_view root_type) {
-  if (!patch.is_object()) return InvalidArgument("a strategic merge patch must be a map, got " + Brief(patch));
+Result<json> StrategicMergePatch(const json& original, const json& patch,
+                                 std::string_view root_type) {
+  if (!patch.is_object())
+    return InvalidArgument("a strategic merge patch must be a map, got " + Brief(patch));
   if (!original.is_object()) return InvalidArgument("the object to patch is not a map");
   return MergeMap(original, patch, root_type, "");
 }

@@ -1,9 +1,8 @@
 // Strategic merge patch (Kubernetes' k8s.io/apimachinery semantics) over nlohmann::json.
 #pragma once
 
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "app/util/status.h"
 

@@ -226,7 +226,8 @@ Status Certificate::VerifyChain(const std::vector<Certificate>& intermediates,
   OsslPtr<X509_STORE> store(X509_STORE_new());
   OsslPtr<STACK_OF(X509)> pool(sk_X509_new_null());
   OsslPtr<X509_STORE_CTX> ctx(X509_STORE_CTX_new());
-  if (!store || !pool || !ctx || X509_STORE_add_cert(store.get(), root.WithDecodedKey().get()) != 1) {
+  if (!store || !pool || !ctx ||
+      X509_STORE_add_cert(store.get(), root.WithDecodedKey().get()) != 1) {
     return OpenSslError("preparing certificate verification");
   }
   for (const auto& c : intermediates) {

@@ -144,9 +144,10 @@ Status SetSubjectAndValidity(X509* cert, const CertConfig& config) {
 }
 
 // The SubjectPublicKeyInfo of an EC key written field by field (RFC 5480: id-ecPublicKey, the
-// named curve, the point in the key's own format, uncompressed unless set otherwise). X509_set_pubkey does the same through OpenSSL 3.0's
-// encoder and decoder lookups: about 3.3M instructions a certificate, a fifth of `init` before
-// kubelet-start. The certificate is left without OpenSSL's decoded copy of the key (see Issue).
+// named curve, the point in the key's own format, uncompressed unless set otherwise).
+// X509_set_pubkey does the same through OpenSSL 3.0's encoder and decoder lookups: about 3.3M
+// instructions a certificate, a fifth of `init` before kubelet-start. The certificate is left
+// without OpenSSL's decoded copy of the key (see Issue).
 Status SetEcPublicKey(X509* cert, const PrivateKey& key) {
   char group[64];
   size_t point_size = 0;

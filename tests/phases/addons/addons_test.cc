@@ -1,10 +1,9 @@
 // Tests for the addon phase: CoreDNS and kube-proxy objects field by field, --print-manifest,
 // disabled addons.
-#include "app/phases/addons/addon_objects.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "app/phases/addons/addon_objects.h"
 #include "app/phases/addons/addons_phase.h"
 #include "app/util/yaml/yaml.h"
 #include "tests/phases/cluster_phase_fixture.h"
@@ -24,8 +23,9 @@ class AddonsTest : public testing::ClusterPhasesTest {};
 TEST_F(AddonsTest, InstallsCoreDnsAndKubeProxy) {
   data_.cfg.cluster.networking.pod_subnet = "10.244.0.0/16";
   ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());
-  EXPECT_EQ(out_.str(),
-            "[addons] Applied essential addon: CoreDNS\n[addons] Applied essential addon: kube-proxy\n");
+  EXPECT_EQ(
+      out_.str(),
+      "[addons] Applied essential addon: CoreDNS\n[addons] Applied essential addon: kube-proxy\n");
   std::vector<std::string> expected = {
       std::string(kNs) + "configmaps/coredns",
       std::string(kRbac) + "clusterroles/system:coredns",
@@ -55,16 +55,20 @@ TEST_F(AddonsTest, InstallsCoreDnsAndKubeProxy) {
   EXPECT_EQ(pod["serviceAccountName"], "coredns");
   EXPECT_EQ(pod["containers"][0]["image"], "registry.k8s.io/coredns/coredns:v1.11.3");
   EXPECT_EQ(pod["containers"][0]["args"], json::array({"-conf", "/etc/coredns/Corefile"}));
-  EXPECT_EQ(pod["tolerations"][1], json({{"key", "node-role.kubernetes.io/control-plane"}, {"effect", "NoSchedule"}}));
+  EXPECT_EQ(pod["tolerations"][1],
+            json({{"key", "node-role.kubernetes.io/control-plane"}, {"effect", "NoSchedule"}}));
   json service = client_.Object(std::string(kNs) + "services/kube-dns");
   EXPECT_EQ(service["spec"]["clusterIP"], "10.96.0.10");
   EXPECT_EQ(service["metadata"]["labels"]["kubernetes.io/name"], "CoreDNS");
   EXPECT_EQ(service["metadata"]["labels"]["kubernetes.io/cluster-service"], "true");
   ASSERT_EQ(service["spec"]["ports"].size(), 3u);
-  EXPECT_EQ(service["spec"]["ports"][0], json({{"name", "dns"}, {"port", 53}, {"protocol", "UDP"}, {"targetPort", 53}}));
+  EXPECT_EQ(service["spec"]["ports"][0],
+            json({{"name", "dns"}, {"port", 53}, {"protocol", "UDP"}, {"targetPort", 53}}));
   EXPECT_EQ(service["spec"]["ports"][2]["port"], 9153);
   json crb = client_.Object(std::string(kRbac) + "clusterrolebindings/system:coredns");
-  EXPECT_EQ(crb["subjects"], json::parse(R"([{"kind":"ServiceAccount","name":"coredns","namespace":"kube-system"}])"));
+  EXPECT_EQ(
+      crb["subjects"],
+      json::parse(R"([{"kind":"ServiceAccount","name":"coredns","namespace":"kube-system"}])"));
 
   json proxy_cm = client_.Object(std::string(kNs) + "configmaps/kube-proxy");
   EXPECT_EQ(proxy_cm["metadata"]["labels"], json({{"app", "kube-proxy"}}));
@@ -74,20 +78,28 @@ TEST_F(AddonsTest, InstallsCoreDnsAndKubeProxy) {
   EXPECT_EQ((*proxy_config)["apiVersion"], "kubeproxy.config.k8s.io/v1alpha1");
   EXPECT_EQ((*proxy_config)["bindAddress"], "0.0.0.0");
   EXPECT_EQ((*proxy_config)["clusterCIDR"], "10.244.0.0/16");
-  EXPECT_EQ((*proxy_config)["clientConnection"]["kubeconfig"], "/var/lib/kube-proxy/kubeconfig.conf");
+  EXPECT_EQ((*proxy_config)["clientConnection"]["kubeconfig"],
+            "/var/lib/kube-proxy/kubeconfig.conf");
   auto kubeconfig = util::yaml::Read(proxy_cm["data"]["kubeconfig.conf"].get<std::string>());
   ASSERT_TRUE(kubeconfig.has_value());
   EXPECT_EQ((*kubeconfig)["clusters"][0]["cluster"]["server"], "https://192.0.2.10:6443");
-  EXPECT_EQ((*kubeconfig)["users"][0]["user"]["tokenFile"], "/var/run/secrets/kubernetes.io/serviceaccount/token");
+  EXPECT_EQ((*kubeconfig)["users"][0]["user"]["tokenFile"],
+            "/var/run/secrets/kubernetes.io/serviceaccount/token");
   json ds = client_.Object(std::string(kApps) + "daemonsets/kube-proxy");
-  EXPECT_EQ(ds["spec"]["template"]["spec"]["containers"][0]["image"], "registry.k8s.io/kube-proxy:v1.32.0");
-  EXPECT_EQ(ds["spec"]["template"]["spec"]["containers"][0]["command"][1], "--config=/var/lib/kube-proxy/config.conf");
+  EXPECT_EQ(ds["spec"]["template"]["spec"]["containers"][0]["image"],
+            "registry.k8s.io/kube-proxy:v1.32.0");
+  EXPECT_EQ(ds["spec"]["template"]["spec"]["containers"][0]["command"][1],
+            "--config=/var/lib/kube-proxy/config.conf");
   EXPECT_EQ(ds["spec"]["template"]["spec"]["priorityClassName"], "system-node-critical");
   json rb = client_.Object(std::string(kRbac) + "namespaces/kube-system/rolebindings/kube-proxy");
   EXPECT_EQ(rb["subjects"][0]["name"], "system:bootstrappers:kubeadm:default-node-token");
   json role = client_.Object(std::string(kRbac) + "namespaces/kube-system/roles/kube-proxy");
-  EXPECT_EQ(role["rules"], json::parse(R"([{"apiGroups":[""],"resources":["configmaps"],"resourceNames":["kube-proxy"],"verbs":["get"]}])"));
-  EXPECT_EQ(client_.Object(std::string(kRbac) + "clusterrolebindings/kubeadm:node-proxier")["roleRef"]["name"],
+  EXPECT_EQ(
+      role["rules"],
+      json::parse(
+          R"([{"apiGroups":[""],"resources":["configmaps"],"resourceNames":["kube-proxy"],"verbs":["get"]}])"));
+  EXPECT_EQ(client_.Object(std::string(kRbac) +
+                           "clusterrolebindings/kubeadm:node-proxier")["roleRef"]["name"],
             "system:node-proxier");
 }
 
@@ -102,15 +114,19 @@ TEST_F(AddonsTest, UserKubeProxyConfigAndEndpointAndDomain) {
   EXPECT_EQ((*cfg)["mode"], "ipvs");
   EXPECT_EQ((*cfg)["ipvs"]["strictARP"], true);
   EXPECT_EQ((*cfg)["ipvs"]["scheduler"], "");
-  EXPECT_THAT(proxy_cm["data"]["kubeconfig.conf"].get<std::string>(), HasSubstr("server: https://lb.example.com:6443"));
-  EXPECT_THAT(client_.Object(std::string(kNs) + "configmaps/coredns")["data"]["Corefile"].get<std::string>(),
+  EXPECT_THAT(proxy_cm["data"]["kubeconfig.conf"].get<std::string>(),
+              HasSubstr("server: https://lb.example.com:6443"));
+  EXPECT_THAT(client_.Object(std::string(kNs) + "configmaps/coredns")["data"]["Corefile"]
+                  .get<std::string>(),
               HasSubstr("kubernetes corp.local in-addr.arpa"));
-  EXPECT_EQ(client_.Object(std::string(kNs) + "services/kube-dns")["spec"]["clusterIP"], "10.100.0.10");
+  EXPECT_EQ(client_.Object(std::string(kNs) + "services/kube-dns")["spec"]["clusterIP"],
+            "10.100.0.10");
 }
 
 TEST_F(AddonsTest, ExistingCorefileIsKeptAndOthersUpdated) {
   client_.Put(std::string(kNs) + "configmaps/coredns",
-              {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
+              {{"apiVersion", "v1"},
+               {"kind", "ConfigMap"},
                {"metadata", {{"name", "coredns"}, {"namespace", "kube-system"}}},
                {"data", {{"Corefile", "custom"}}}});
   ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());

@@ -35,9 +35,10 @@ CloudInitInput Input() {
 TEST(CloudInitTest, UserDataRunsTheScriptWithItsArguments) {
   auto text = CloudInitUserData(Input());
   ASSERT_TRUE(text.has_value()) << text.status().message();
-  EXPECT_EQ(text->rfind("#cloud-config\n# kkadm join: a worker node. This user-data holds a join "
-                        "token: keep it secret.\n# The bootstrap token expires at 2030-01-02T03:04:05Z.\n",
-                        0),
+  EXPECT_EQ(text->rfind(
+                "#cloud-config\n# kkadm join: a worker node. This user-data holds a join "
+                "token: keep it secret.\n# The bootstrap token expires at 2030-01-02T03:04:05Z.\n",
+                0),
             0u)
       << *text;
   auto doc = util::yaml::Read(*text);
@@ -69,13 +70,15 @@ TEST(CloudInitTest, ControlPlaneAndNeverExpiring) {
 
 TEST(CloudInitTest, RefusesWhatCannotWork) {
   CloudInitInput in = Input();
-  for (const std::string socket : {"", "unix://", "unix://relative.sock", "npipe:////./pipe/containerd",
-                                    "/var/run/containerd/containerd.sock"}) {
+  for (const std::string socket :
+       {"", "unix://", "unix://relative.sock", "npipe:////./pipe/containerd",
+        "/var/run/containerd/containerd.sock"}) {
     in.cri_socket = socket;
     auto text = CloudInitUserData(in);
     ASSERT_FALSE(text.has_value()) << socket;
     EXPECT_EQ(text.status().code(), StatusCode::kInvalidArgument);
-    EXPECT_THAT(text.status().message(), HasSubstr("--cri-socket: invalid value \"" + socket + "\""));
+    EXPECT_THAT(text.status().message(),
+                HasSubstr("--cri-socket: invalid value \"" + socket + "\""));
   }
   in = Input();
   in.join_token = "abcdef.0123456789abcdef";

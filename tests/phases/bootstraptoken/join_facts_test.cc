@@ -1,5 +1,5 @@
-// Tests for the cluster facts of `kkadm token create`: the ClusterConfiguration from kubeadm-config,
-// the control-plane nodes' CRI socket, and the checks of a joining token.
+// Tests for the cluster facts of `kkadm token create`: the ClusterConfiguration from
+// kubeadm-config, the control-plane nodes' CRI socket, and the checks of a joining token.
 #include "app/phases/bootstraptoken/join_facts.h"
 
 #include <gmock/gmock.h>
@@ -65,13 +65,15 @@ TEST_F(JoinFactsTest, FetchReportsWhatIsMissingOrMalformed) {
   EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
   PutConfigMap({{"other", "x"}});
   EXPECT_EQ(FetchClusterConfiguration(client_).status().code(), StatusCode::kNotFound);
-  PutConfigMap({{"ClusterConfiguration", "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"
-                                         "networking: [x\n"}});
+  PutConfigMap({{"ClusterConfiguration",
+                 "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"
+                 "networking: [x\n"}});
   auto malformed = FetchClusterConfiguration(client_);
   ASSERT_FALSE(malformed.has_value());
   EXPECT_EQ(malformed.status().code(), StatusCode::kInvalidArgument);
   EXPECT_THAT(malformed.status().message(), HasSubstr("ConfigMap kube-system/kubeadm-config"));
-  PutConfigMap({{"ClusterConfiguration", "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n"}});
+  PutConfigMap(
+      {{"ClusterConfiguration", "apiVersion: kubeadm.k8s.io/v1beta4\nkind: InitConfiguration\n"}});
   EXPECT_EQ(FetchClusterConfiguration(client_).status().code(), StatusCode::kInvalidArgument);
   // The API server's error comes back as it is (reset goes on without the cluster's config).
   client_.fail = [](const testing::FakeKubeClient::Call&) {
@@ -87,7 +89,8 @@ TEST_F(JoinFactsTest, CriSocketOfTheControlPlaneNodes) {
   PutNode("cp-2", true, "unix:///run/crio/crio.sock");
   EXPECT_EQ(ClusterCriSocket(client_), "unix:///run/crio/crio.sock");
   PutNode("cp-3", true, "unix:///var/run/containerd/containerd.sock");
-  EXPECT_EQ(ClusterCriSocket(client_), "unix:///var/run/containerd/containerd.sock");  // they disagree
+  EXPECT_EQ(ClusterCriSocket(client_),
+            "unix:///var/run/containerd/containerd.sock");  // they disagree
   client_.fail = [](const testing::FakeKubeClient::Call&) { return PermissionDenied("forbidden"); };
   EXPECT_EQ(ClusterCriSocket(client_), "unix:///var/run/containerd/containerd.sock");
 }
@@ -98,11 +101,13 @@ TEST_F(JoinFactsTest, ControlPlaneJoinNeedsEndpointAndCaKey) {
   EXPECT_EQ(no_endpoint.code(), StatusCode::kFailedPrecondition);
   EXPECT_THAT(no_endpoint.message(), HasSubstr("stable controlPlaneEndpoint"));
   cluster.control_plane_endpoint = "lb.example.com";
-  EXPECT_THAT(CheckControlPlaneJoin(fs_, cluster).message(), HasSubstr("/etc/kubernetes/pki/ca.crt is missing"));
+  EXPECT_THAT(CheckControlPlaneJoin(fs_, cluster).message(),
+              HasSubstr("/etc/kubernetes/pki/ca.crt is missing"));
   MakeCa();
   EXPECT_TRUE(CheckControlPlaneJoin(fs_, cluster).ok());
   ASSERT_TRUE(fs_.Remove("/etc/kubernetes/pki/ca.key").ok());
-  EXPECT_THAT(CheckControlPlaneJoin(fs_, cluster).message(), HasSubstr("/etc/kubernetes/pki/ca.key is missing"));
+  EXPECT_THAT(CheckControlPlaneJoin(fs_, cluster).message(),
+              HasSubstr("/etc/kubernetes/pki/ca.key is missing"));
 }
 
 TEST_F(JoinFactsTest, JoiningTokensNeedKubeadmsUsagesAndGroup) {

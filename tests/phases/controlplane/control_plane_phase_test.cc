@@ -34,8 +34,7 @@ TEST_F(InitPhasesTest, ControlPlaneUsesExternalCAFromData) {
   EXPECT_NE(text->find("    - --cluster-signing-key-file=\n"), std::string::npos);
 }
 
-util::patches::Patcher PatcherOf(std::vector<util::patches::PatchFile> files,
-                                 util::Printer& out) {
+util::patches::Patcher PatcherOf(std::vector<util::patches::PatchFile> files, util::Printer& out) {
   auto set = util::patches::LoadPatchSet(files);
   EXPECT_TRUE(set.has_value()) << set.error().message();
   return util::patches::Patcher("/patches", std::move(*set), out);
@@ -64,9 +63,9 @@ TEST_F(InitPhasesTest, ControlPlaneAppliesTheCommandsPatchesWithKubeadmLines) {
 }
 
 TEST_F(InitPhasesTest, ControlPlaneCheckRefusesAPatchThatDoesNotApplyAndWritesNothing) {
-  data_.patches = PatcherOf({{"/patches/kube-apiserver+json.yaml",
-                              "- {op: replace, path: /spec/nodeName, value: x}\n"}},
-                             printer_);
+  data_.patches = PatcherOf(
+      {{"/patches/kube-apiserver+json.yaml", "- {op: replace, path: /spec/nodeName, value: x}\n"}},
+      printer_);
   workflow::Phase phase = NewControlPlanePhase(data_);
   ASSERT_TRUE(phase.children[1].check);
   EXPECT_TRUE(phase.children[1].check().ok());  // controller-manager has no patch

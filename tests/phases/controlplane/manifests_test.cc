@@ -108,9 +108,8 @@ TEST_F(ManifestsTest, ExternalEtcdGolden) {
                            .key_file = "/srv/keys/apiserver.key"};
   CheckGolden("external-etcd", kKubeAPIServer, Input());
   // No etcd Pod for an external cluster.
-  EXPECT_EQ(
-      CreateLocalEtcdManifest(Input(), {}, fs_, "/etc/kubernetes/manifests", {}).code(),
-      StatusCode::kFailedPrecondition);
+  EXPECT_EQ(CreateLocalEtcdManifest(Input(), {}, fs_, "/etc/kubernetes/manifests", {}).code(),
+            StatusCode::kFailedPrecondition);
 }
 
 TEST_F(ManifestsTest, ExternalCAGolden) {
@@ -142,8 +141,7 @@ TEST_F(ManifestsTest, PatcherSeesTargetAndChangesPod) {
     pod["metadata"]["labels"]["patched"] = "yes";
     return pod;
   };
-  ASSERT_TRUE(
-      CreateControlPlaneManifest(kKubeAPIServer, Input(), fs_, "/m", patcher).ok());
+  ASSERT_TRUE(CreateControlPlaneManifest(kKubeAPIServer, Input(), fs_, "/m", patcher).ok());
   ASSERT_TRUE(CreateLocalEtcdManifest(Input(), {}, fs_, "/m", patcher).ok());
   EXPECT_EQ(targets, (std::vector<std::string>{"kube-apiserver", "etcd"}));
   EXPECT_NE(fs_.ReadFile("/m/etcd.yaml")->find("    patched: \"yes\"\n"), std::string::npos);

@@ -28,18 +28,23 @@ HttpClientFactory Curl() {
 class AnonymousClientTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!kkadm::testing::RunShell("command -v openssl >/dev/null && command -v python3 >/dev/null")) {
+    if (!kkadm::testing::RunShell(
+            "command -v openssl >/dev/null && command -v python3 >/dev/null")) {
       GTEST_SKIP() << "needs openssl and python3";
     }
     ASSERT_TRUE(pki_.Create(dir_.path() + "/pki"));
   }
-  // The cluster-info a cluster with CA `ca_pem` publishes (API server "https://cluster.example:6443"),
-  // signed for token abcdef.
+  // The cluster-info a cluster with CA `ca_pem` publishes (API server
+  // "https://cluster.example:6443"), signed for token abcdef.
   static nlohmann::json ClusterInfo(const std::string& ca_pem) {
-    const std::string kubeconfig = ClusterInfoKubeconfig({"https://cluster.example:6443", util::Base64Encode(ca_pem)});
-    return {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
-            {"data", {{"kubeconfig", kubeconfig},
-                      {"jws-kubeconfig-abcdef", *util::ComputeDetachedSignature(kubeconfig, "abcdef", "0123456789abcdef")}}}};
+    const std::string kubeconfig =
+        ClusterInfoKubeconfig({"https://cluster.example:6443", util::Base64Encode(ca_pem)});
+    return {{"apiVersion", "v1"},
+            {"kind", "ConfigMap"},
+            {"data",
+             {{"kubeconfig", kubeconfig},
+              {"jws-kubeconfig-abcdef",
+               *util::ComputeDetachedSignature(kubeconfig, "abcdef", "0123456789abcdef")}}}};
   }
   // A TLS echo server (certificate from the test PKI) answering every request with `cluster_info`.
   void Serve(const nlohmann::json& cluster_info) {
@@ -69,9 +74,11 @@ TEST_F(AnonymousClientTest, TrustModesAgainstARealTlsServer) {
   auto first = unverified.Get(server_->url() + kClusterInfoPath);
   ASSERT_TRUE(first.has_value()) << first.error().message();
   EXPECT_EQ(first->status, 200);
-  AnonymousClient pinned(Curl(), ServerTrust::CaBundle(pki_.Pem("ca.crt")), std::chrono::seconds(5));
+  AnonymousClient pinned(Curl(), ServerTrust::CaBundle(pki_.Pem("ca.crt")),
+                         std::chrono::seconds(5));
   EXPECT_TRUE(pinned.Get(server_->url() + kClusterInfoPath).has_value());
-  AnonymousClient other(Curl(), ServerTrust::CaBundle(kkadm::testing::MakeCaPem("impostor")), std::chrono::seconds(5));
+  AnonymousClient other(Curl(), ServerTrust::CaBundle(kkadm::testing::MakeCaPem("impostor")),
+                        std::chrono::seconds(5));
   auto refused = other.Get(server_->url() + kClusterInfoPath);
   ASSERT_FALSE(refused.has_value());
   EXPECT_EQ(refused.error().code(), StatusCode::kFailedPrecondition);
@@ -107,8 +114,10 @@ TEST_F(AnonymousClientTest, AServerTheCaDoesNotVouchForIsRefusedAfterOneLook) {
   DiscoveryEnv env{Curl(), util::RealClock(), printer};
   auto verified = DiscoverWithToken(Input(real_ca), env);
   ASSERT_FALSE(verified.has_value());
-  EXPECT_THAT(verified.error().message(), ::testing::HasSubstr("over TLS verified by the pinned CA"));
-  EXPECT_EQ(server_->Requests().size(), 1u);  // the verified connection never got to send its request
+  EXPECT_THAT(verified.error().message(),
+              ::testing::HasSubstr("over TLS verified by the pinned CA"));
+  EXPECT_EQ(server_->Requests().size(),
+            1u);  // the verified connection never got to send its request
 }
 
 }  // namespace

@@ -27,9 +27,12 @@ constexpr const char* kKubeletYaml =
     "cgroupDriver: systemd\n"
     "healthzPort: 10248\n";
 
-nlohmann::json ConfigMap(const std::string& name, const std::string& key, const std::string& value) {
-  return {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
-          {"metadata", {{"name", name}, {"namespace", "kube-system"}}}, {"data", {{key, value}}}};
+nlohmann::json ConfigMap(const std::string& name, const std::string& key,
+                         const std::string& value) {
+  return {{"apiVersion", "v1"},
+          {"kind", "ConfigMap"},
+          {"metadata", {{"name", name}, {"namespace", "kube-system"}}},
+          {"data", {{key, value}}}};
 }
 
 TEST(TlsBootstrapKubeconfigTest, TokenUserOnTheVerifiedCluster) {
@@ -49,7 +52,8 @@ TEST(TlsBootstrapKubeconfigTest, TokenUserOnTheVerifiedCluster) {
 }
 
 TEST(ClientConfigOfTest, RefusesACredentialWithoutCa) {
-  util::Kubeconfig k = util::NewKubeconfigWithToken("https://10.0.0.1:6443", "kubernetes", "u", "", "tok");
+  util::Kubeconfig k =
+      util::NewKubeconfigWithToken("https://10.0.0.1:6443", "kubernetes", "u", "", "tok");
   auto config = ClientConfigOf(k);
   ASSERT_FALSE(config.has_value());
   EXPECT_THAT(config.error().message(), HasSubstr("has no CA"));
@@ -59,7 +63,8 @@ TEST(FetchClusterStateTest, ReadsBothConfigMaps) {
   kkadm::testing::FakeKubeClient client;
   client.Put("/api/v1/namespaces/kube-system/configmaps/kubeadm-config",
              ConfigMap("kubeadm-config", "ClusterConfiguration", kClusterYaml));
-  client.Put("/api/v1/namespaces/kube-system/configmaps/kubelet-config", ConfigMap("kubelet-config", "kubelet", kKubeletYaml));
+  client.Put("/api/v1/namespaces/kube-system/configmaps/kubelet-config",
+             ConfigMap("kubelet-config", "kubelet", kKubeletYaml));
   std::ostringstream out;
   util::Printer printer(out);
   auto state = FetchClusterState(client, printer);
@@ -72,7 +77,8 @@ TEST(FetchClusterStateTest, ReadsBothConfigMaps) {
   EXPECT_EQ(state->kubelet.value("kind", ""), "KubeletConfiguration");
   EXPECT_EQ(out.str(),
             "[preflight] Reading configuration from the cluster...\n"
-            "[preflight] FYI: You can look at this config file with 'kubectl -n kube-system get cm kubeadm-config -o yaml'\n");
+            "[preflight] FYI: You can look at this config file with 'kubectl -n kube-system get cm "
+            "kubeadm-config -o yaml'\n");
 }
 
 TEST(FetchClusterStateTest, MissingConfigMapIsNamed) {
@@ -81,7 +87,9 @@ TEST(FetchClusterStateTest, MissingConfigMapIsNamed) {
   util::Printer printer(out);
   auto state = FetchClusterState(client, printer);
   ASSERT_FALSE(state.has_value());
-  EXPECT_EQ(state.error().message(), "unable to fetch the kubeadm-config ConfigMap: configmaps \"kubeadm-config\" not found");
+  EXPECT_EQ(
+      state.error().message(),
+      "unable to fetch the kubeadm-config ConfigMap: configmaps \"kubeadm-config\" not found");
   client.Put("/api/v1/namespaces/kube-system/configmaps/kubeadm-config",
              ConfigMap("kubeadm-config", "ClusterConfiguration", "kind: [broken"));
   state = FetchClusterState(client, printer);

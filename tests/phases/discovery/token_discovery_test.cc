@@ -14,11 +14,11 @@
 namespace kkadm::phases::discovery {
 namespace {
 
+using kkadm::testing::Answer;
+using kkadm::testing::ClusterFixture;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using kkadm::testing::Answer;
-using kkadm::testing::ClusterFixture;
 
 class TokenDiscoveryTest : public ::testing::Test {
  protected:
@@ -61,7 +61,8 @@ TEST_F(TokenDiscoveryTest, VerifiesSignatureAndPinThenRefetchesOverVerifiedTls) 
   EXPECT_EQ(verified->endpoint, "10.0.0.1:6443");
   EXPECT_TRUE(verified->pinned);
   ASSERT_EQ(server_.seen().size(), 2u);
-  EXPECT_THAT(server_.Urls(), ElementsAre(ClusterFixture::Url("10.0.0.1:6443"), ClusterFixture::Url("10.0.0.1:6443")));
+  EXPECT_THAT(server_.Urls(), ElementsAre(ClusterFixture::Url("10.0.0.1:6443"),
+                                          ClusterFixture::Url("10.0.0.1:6443")));
   // First look: no server check; second: only the pinned CA.
   EXPECT_TRUE(server_.seen()[0].options.insecure_skip_tls_verify);
   EXPECT_EQ(server_.seen()[0].options.ca_pem, "");
@@ -93,13 +94,15 @@ TEST_F(TokenDiscoveryTest, PinsAreCaseInsensitiveAndOneMatchIsEnough) {
 TEST_F(TokenDiscoveryTest, TamperedSignatureNamesTheTokenIdNotTheSecret) {
   server_.handler = [this](const auto&) {
     nlohmann::json cm = nlohmann::json::parse(cluster_.ConfigMap());
-    cm["data"]["jws-kubeconfig-abcdef"] = cluster_.Signature(cluster_.Kubeconfig(), "ffffffffffffffff");
+    cm["data"]["jws-kubeconfig-abcdef"] =
+        cluster_.Signature(cluster_.Kubeconfig(), "ffffffffffffffff");
     return Answer(200, cm.dump());
   };
   auto verified = Discover();
   ASSERT_FALSE(verified.has_value());
   EXPECT_THAT(verified.error().message(), HasSubstr("failed to verify JWS signature"));
-  EXPECT_THAT(verified.error().message(), HasSubstr("the signature for token ID \"abcdef\" does not match"));
+  EXPECT_THAT(verified.error().message(),
+              HasSubstr("the signature for token ID \"abcdef\" does not match"));
   EXPECT_THAT(verified.error().message(), Not(HasSubstr(cluster_.token_secret)));
   EXPECT_EQ(server_.seen().size(), 1u);
   ExpectNoCredentialSent();
@@ -118,26 +121,32 @@ TEST_F(TokenDiscoveryTest, TamperedKubeconfigFailsTheSignatureToo) {
 }
 
 TEST_F(TokenDiscoveryTest, UnknownTokenPollsWithBackoffUntilTheTimeoutThenSaysSoPlainly) {
-  server_.handler = [this](const auto&) { return Answer(200, cluster_.ConfigMap(/*signed_=*/false)); };
+  server_.handler = [this](const auto&) {
+    return Answer(200, cluster_.ConfigMap(/*signed_=*/false));
+  };
   in_.timeout = std::chrono::seconds(10);
   auto verified = Discover();
   ASSERT_FALSE(verified.has_value());
   EXPECT_EQ(verified.error().message(),
-            "token id \"abcdef\" is invalid for this cluster or it has expired. Use \"kkadm token create\" "
+            "token id \"abcdef\" is invalid for this cluster or it has expired. Use \"kkadm token "
+            "create\" "
             "on the control-plane node to create a new valid token");
   EXPECT_EQ(clock_.slept(), std::chrono::seconds(10));
   // 200, 400, 800, 1600, then 2000 ms steps: 0.2+0.4+0.8+1.6+2+2+2+1 = 10 s, 9 requests.
   EXPECT_EQ(server_.seen().size(), 9u);
   // The reason to wait is printed at once (and once), not hidden behind -v.
   const std::string out = out_.str();
-  EXPECT_THAT(out, HasSubstr("[discovery] The cluster-info ConfigMap has no JWS signature for token ID \"abcdef\" yet"));
+  EXPECT_THAT(out, HasSubstr("[discovery] The cluster-info ConfigMap has no JWS signature for "
+                             "token ID \"abcdef\" yet"));
   EXPECT_EQ(out.find("[discovery]"), out.rfind("[discovery]"));
   ExpectNoCredentialSent();
 }
 
 TEST_F(TokenDiscoveryTest, SignatureThatAppearsLaterIsPickedUpQuickly) {
   int calls = 0;
-  server_.handler = [this, &calls](const auto&) { return Answer(200, cluster_.ConfigMap(++calls > 2)); };
+  server_.handler = [this, &calls](const auto&) {
+    return Answer(200, cluster_.ConfigMap(++calls > 2));
+  };
   auto verified = Discover();
   ASSERT_TRUE(verified.has_value()) << verified.error().message();
   EXPECT_EQ(clock_.slept(), std::chrono::milliseconds(600));  // 200 + 400, not kubeadm's 5 s steps
@@ -145,24 +154,30 @@ TEST_F(TokenDiscoveryTest, SignatureThatAppearsLaterIsPickedUpQuickly) {
 
 TEST_F(TokenDiscoveryTest, EndpointsAreTriedInOrder) {
   in_.endpoints = {"10.0.0.9:6443", "10.0.0.1:6443"};
-  server_.handler = [this](const kkadm::testing::FakeHttpServer::Seen& seen) -> Result<util::HttpResponse> {
-    if (seen.request.url.find("10.0.0.9") != std::string::npos) return Unavailable("Connection refused");
+  server_.handler =
+      [this](const kkadm::testing::FakeHttpServer::Seen& seen) -> Result<util::HttpResponse> {
+    if (seen.request.url.find("10.0.0.9") != std::string::npos)
+      return Unavailable("Connection refused");
     return Answer(200, cluster_.ConfigMap());
   };
   auto verified = Discover();
   ASSERT_TRUE(verified.has_value()) << verified.error().message();
   EXPECT_EQ(verified->endpoint, "10.0.0.1:6443");
-  EXPECT_THAT(server_.Urls(), ElementsAre(ClusterFixture::Url("10.0.0.9:6443"), ClusterFixture::Url("10.0.0.1:6443"),
+  EXPECT_THAT(server_.Urls(), ElementsAre(ClusterFixture::Url("10.0.0.9:6443"),
+                                          ClusterFixture::Url("10.0.0.1:6443"),
                                           ClusterFixture::Url("10.0.0.1:6443")));
 }
 
 TEST_F(TokenDiscoveryTest, UnreachableEndpointReportsTheLastRequestError) {
-  server_.handler = [](const auto&) -> Result<util::HttpResponse> { return Unavailable("Connection refused"); };
+  server_.handler = [](const auto&) -> Result<util::HttpResponse> {
+    return Unavailable("Connection refused");
+  };
   in_.timeout = std::chrono::seconds(1);
   auto verified = Discover();
   ASSERT_FALSE(verified.has_value());
-  EXPECT_EQ(verified.error().message(),
-            "failed to request the cluster-info ConfigMap from \"10.0.0.1:6443\": Connection refused");
+  EXPECT_EQ(
+      verified.error().message(),
+      "failed to request the cluster-info ConfigMap from \"10.0.0.1:6443\": Connection refused");
   EXPECT_THAT(out_.str(), HasSubstr("[discovery] Cannot read the cluster-info ConfigMap yet"));
 }
 
@@ -176,11 +191,13 @@ TEST_F(TokenDiscoveryTest, SecondFetchMustBeIdentical) {
   auto verified = Discover();
   ASSERT_FALSE(verified.has_value());
   EXPECT_EQ(verified.error().message(),
-            "the second kubeconfig from the cluster-info ConfigMap (using validated TLS) was different from the first");
+            "the second kubeconfig from the cluster-info ConfigMap (using validated TLS) was "
+            "different from the first");
 }
 
 TEST_F(TokenDiscoveryTest, ServerNotTrustedByThePinnedCaStopsAtOnce) {
-  server_.handler = [this](const kkadm::testing::FakeHttpServer::Seen& seen) -> Result<util::HttpResponse> {
+  server_.handler =
+      [this](const kkadm::testing::FakeHttpServer::Seen& seen) -> Result<util::HttpResponse> {
     if (seen.options.ca_pem.empty()) return Answer(200, cluster_.ConfigMap());
     return FailedPrecondition("SSL certificate problem: unable to get local issuer certificate");
   };
@@ -207,7 +224,8 @@ TEST_F(TokenDiscoveryTest, ClusterInfoWithoutKubeconfigIsNotSetUpForTokens) {
   };
   auto verified = Discover();
   ASSERT_FALSE(verified.has_value());
-  EXPECT_THAT(verified.error().message(), HasSubstr("This API Server isn't set up for token bootstrapping"));
+  EXPECT_THAT(verified.error().message(),
+              HasSubstr("This API Server isn't set up for token bootstrapping"));
 }
 
 TEST(CheckPinsTest, FormatsAndMatches) {
@@ -215,15 +233,16 @@ TEST(CheckPinsTest, FormatsAndMatches) {
   const std::string pin = *util::PinOfPemCertificate(ca);
   EXPECT_TRUE(CheckPins(ca, {pin}).ok());
   EXPECT_EQ(CheckPins(ca, {"md5:abc"}).message(),
-            "invalid discovery token CA certificate hash: unknown hash format \"md5\". Known format(s) are: sha256");
+            "invalid discovery token CA certificate hash: unknown hash format \"md5\". Known "
+            "format(s) are: sha256");
   EXPECT_EQ(CheckPins(ca, {"sha256:abc"}).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(CheckPins(ca, {"nocolon"}).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(CheckPins("not a pem", {pin}).code(), StatusCode::kInvalidArgument);
   // A bundle: every certificate's pin is listed, joined with ':' as kubeadm does.
   const std::string other = kkadm::testing::MakeCaPem("other");
   Status none = CheckPins(ca + other, {"sha256:" + std::string(64, '0')});
-  EXPECT_EQ(none.message(), "none of the public keys \"" + pin + ":" + *util::PinOfPemCertificate(other) +
-                                "\" are pinned");
+  EXPECT_EQ(none.message(), "none of the public keys \"" + pin + ":" +
+                                *util::PinOfPemCertificate(other) + "\" are pinned");
   EXPECT_TRUE(CheckPins(ca + other, {*util::PinOfPemCertificate(other)}).ok());
 }
 

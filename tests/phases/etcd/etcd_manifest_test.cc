@@ -143,11 +143,11 @@ TEST(EtcdServesLivezReadyzTest, FollowsTheReleasesThatAddedTheEndpoints) {
 }
 
 json Probe(const std::string& path, int failure_threshold, int period, int initial_delay) {
-  json probe = {{"failureThreshold", failure_threshold},
-                {"httpGet",
-                 {{"host", "127.0.0.1"}, {"path", path}, {"port", 2381}, {"scheme", "HTTP"}}},
-                {"periodSeconds", period},
-                {"timeoutSeconds", 15}};
+  json probe = {
+      {"failureThreshold", failure_threshold},
+      {"httpGet", {{"host", "127.0.0.1"}, {"path", path}, {"port", 2381}, {"scheme", "HTTP"}}},
+      {"periodSeconds", period},
+      {"timeoutSeconds", 15}};
   if (initial_delay > 0) probe["initialDelaySeconds"] = initial_delay;
   return probe;
 }

@@ -34,7 +34,8 @@ class ControlPlanePrepareTest : public kkadm::testing::JoinPhasesTest {
     first.local_api_endpoint.advertise_address = "10.0.0.1";
     certs::CertsEnv env{first, first_fs_, printer_, clock_, false, nullptr};
     ASSERT_TRUE(certs::CreatePKIAssets(env).ok());
-    ASSERT_TRUE(UploadCerts(bootstrap_api_, first_fs_, printer_, first.cluster, kKey, clock_.Now()).ok());
+    ASSERT_TRUE(
+        UploadCerts(bootstrap_api_, first_fs_, printer_, first.cluster, kKey, clock_.Now()).ok());
   }
 
   kkadm::testing::TempDir first_root_;
@@ -46,18 +47,25 @@ TEST_F(ControlPlanePrepareTest, DownloadsWhatInitUploadedByteForByte) {
   ASSERT_TRUE(RunDownloadCerts(data_).ok()) << out_.str();
   for (const auto& [key, path] : CertsToTransfer(cluster_.init_cfg.cluster)) {
     EXPECT_EQ(Read(path), first_fs_.ReadFile(path).value_or("?")) << path;
-    EXPECT_EQ(Mode(path), key.size() > 4 && key.substr(key.size() - 4) == ".key" ? 0600u : 0644u) << path;
+    EXPECT_EQ(Mode(path), key.size() > 4 && key.substr(key.size() - 4) == ".key" ? 0600u : 0644u)
+        << path;
   }
-  EXPECT_THAT(out_.str(), HasSubstr("[download-certs] Downloading the certificates in Secret \"kubeadm-certs\" in "
-                                    "the \"kube-system\" Namespace\n"));
-  EXPECT_THAT(out_.str(), HasSubstr("[download-certs] Saving the certificates to the folder: \"/etc/kubernetes/pki\""));
+  EXPECT_THAT(
+      out_.str(),
+      HasSubstr("[download-certs] Downloading the certificates in Secret \"kubeadm-certs\" in "
+                "the \"kube-system\" Namespace\n"));
+  EXPECT_THAT(
+      out_.str(),
+      HasSubstr("[download-certs] Saving the certificates to the folder: \"/etc/kubernetes/pki\""));
 }
 
 TEST_F(ControlPlanePrepareTest, ExpiredSecretAndWrongKeyAreExplained) {
   Status missing = RunDownloadCerts(data_);
   EXPECT_EQ(missing.message(),
-            "error downloading certs: error downloading the secret: Secret \"kubeadm-certs\" was not found in the "
-            "\"kube-system\" Namespace. This Secret might have expired. Please, run `kkadm init phase upload-certs "
+            "error downloading certs: error downloading the secret: Secret \"kubeadm-certs\" was "
+            "not found in the "
+            "\"kube-system\" Namespace. This Secret might have expired. Please, run `kkadm init "
+            "phase upload-certs "
             "--upload-certs` on a control plane to generate a new one");
   InitFirstNode();
   data_.cfg.control_plane->certificate_key = std::string(64, 'f');
@@ -78,7 +86,8 @@ TEST_F(ControlPlanePrepareTest, CreatesThisNodesCertificatesKubeconfigsAndPods) 
   ASSERT_TRUE(peer.has_value());
   EXPECT_EQ(peer->CommonName(), "cp-2");
   // The shared CA is the downloaded one, not a new one.
-  EXPECT_EQ(Read("/etc/kubernetes/pki/ca.crt"), first_fs_.ReadFile("/etc/kubernetes/pki/ca.crt").value_or("?"));
+  EXPECT_EQ(Read("/etc/kubernetes/pki/ca.crt"),
+            first_fs_.ReadFile("/etc/kubernetes/pki/ca.crt").value_or("?"));
   EXPECT_THAT(out_.str(), HasSubstr("[certs] Using existing ca certificate authority"));
 
   ASSERT_TRUE(RunPrepareKubeconfigs(data_).ok()) << out_.str();
@@ -90,7 +99,8 @@ TEST_F(ControlPlanePrepareTest, CreatesThisNodesCertificatesKubeconfigsAndPods) 
   EXPECT_THAT(Read("/etc/kubernetes/admin.conf"), HasSubstr("server: https://cp.example:6443"));
 
   ASSERT_TRUE(RunPrepareControlPlane(data_).ok());
-  EXPECT_THAT(Read("/etc/kubernetes/manifests/kube-apiserver.yaml"), HasSubstr("--advertise-address=10.0.0.2"));
+  EXPECT_THAT(Read("/etc/kubernetes/manifests/kube-apiserver.yaml"),
+              HasSubstr("--advertise-address=10.0.0.2"));
   EXPECT_TRUE(fs_.Exists("/etc/kubernetes/manifests/kube-controller-manager.yaml"));
   EXPECT_TRUE(fs_.Exists("/etc/kubernetes/manifests/kube-scheduler.yaml"));
   EXPECT_FALSE(fs_.Exists("/etc/kubernetes/manifests/etcd.yaml"));

@@ -29,8 +29,10 @@ using kkadm::testing::RunShell;
 class EtcdJoinRealTest : public kkadm::testing::JoinPhasesTest {
  protected:
   void SetUp() override {
-    if (std::getenv("KKADM_ETCD_JOIN_NETNS") == nullptr) GTEST_SKIP() << "runs from tests/e2e/join_etcd_real_test.sh";
-    if (!RunShell("command -v etcd >/dev/null && command -v etcdctl >/dev/null")) GTEST_SKIP() << "no etcd";
+    if (std::getenv("KKADM_ETCD_JOIN_NETNS") == nullptr)
+      GTEST_SKIP() << "runs from tests/e2e/join_etcd_real_test.sh";
+    if (!RunShell("command -v etcd >/dev/null && command -v etcdctl >/dev/null"))
+      GTEST_SKIP() << "no etcd";
     // Certificates must be valid now: the real clock everywhere.
     data_.host = &real_host_;
     cluster_.init_cfg.cluster.encryption_algorithm = config::EncryptionAlgorithm::kEcdsaP256;
@@ -45,7 +47,8 @@ class EtcdJoinRealTest : public kkadm::testing::JoinPhasesTest {
     first.local_api_endpoint.advertise_address = "127.0.0.2";
     certs::CertsEnv first_env{first, first_fs_, printer_, util::RealClock(), false, nullptr};
     ASSERT_TRUE(certs::CreatePKIAssets(first_env).ok());
-    for (const char* file : {"/etc/kubernetes/pki/etcd/ca.crt", "/etc/kubernetes/pki/etcd/ca.key"}) {
+    for (const char* file :
+         {"/etc/kubernetes/pki/etcd/ca.crt", "/etc/kubernetes/pki/etcd/ca.key"}) {
       ASSERT_TRUE(fs_.WriteFile(file, *first_fs_.ReadFile(file), 0600).ok());
     }
     certs::CertsEnv env{cluster_.init_cfg, fs_, printer_, util::RealClock(), false, nullptr};
@@ -57,15 +60,43 @@ class EtcdJoinRealTest : public kkadm::testing::JoinPhasesTest {
   std::unique_ptr<BackgroundProcess> StartFirstMember() {
     const std::string pki = first_root_.path() + "/etc/kubernetes/pki/etcd/";
     return std::make_unique<BackgroundProcess>(
-        std::vector<std::string>{
-            "etcd", "--name", "cp-1", "--data-dir", first_root_.path() + "/var/lib/etcd",
-            "--listen-client-urls", "https://127.0.0.2:2379", "--advertise-client-urls", "https://127.0.0.2:2379",
-            "--listen-peer-urls", "https://127.0.0.2:2380", "--initial-advertise-peer-urls", "https://127.0.0.2:2380",
-            "--initial-cluster", "cp-1=https://127.0.0.2:2380", "--initial-cluster-state", "new",
-            "--cert-file", pki + "server.crt", "--key-file", pki + "server.key", "--trusted-ca-file", pki + "ca.crt",
-            "--client-cert-auth", "--peer-cert-file", pki + "peer.crt", "--peer-key-file", pki + "peer.key",
-            "--peer-trusted-ca-file", pki + "ca.crt", "--peer-client-cert-auth",
-            "--listen-metrics-urls", "http://127.0.0.2:2381", "--logger", "zap", "--log-outputs", "stderr"},
+        std::vector<std::string>{"etcd",
+                                 "--name",
+                                 "cp-1",
+                                 "--data-dir",
+                                 first_root_.path() + "/var/lib/etcd",
+                                 "--listen-client-urls",
+                                 "https://127.0.0.2:2379",
+                                 "--advertise-client-urls",
+                                 "https://127.0.0.2:2379",
+                                 "--listen-peer-urls",
+                                 "https://127.0.0.2:2380",
+                                 "--initial-advertise-peer-urls",
+                                 "https://127.0.0.2:2380",
+                                 "--initial-cluster",
+                                 "cp-1=https://127.0.0.2:2380",
+                                 "--initial-cluster-state",
+                                 "new",
+                                 "--cert-file",
+                                 pki + "server.crt",
+                                 "--key-file",
+                                 pki + "server.key",
+                                 "--trusted-ca-file",
+                                 pki + "ca.crt",
+                                 "--client-cert-auth",
+                                 "--peer-cert-file",
+                                 pki + "peer.crt",
+                                 "--peer-key-file",
+                                 pki + "peer.key",
+                                 "--peer-trusted-ca-file",
+                                 pki + "ca.crt",
+                                 "--peer-client-cert-auth",
+                                 "--listen-metrics-urls",
+                                 "http://127.0.0.2:2381",
+                                 "--logger",
+                                 "zap",
+                                 "--log-outputs",
+                                 "stderr"},
         first_root_.path() + "/etcd.log");
   }
 
@@ -104,11 +135,16 @@ class EtcdJoinRealTest : public kkadm::testing::JoinPhasesTest {
 TEST_F(EtcdJoinRealTest, LearnerJoinsWithKkadmsManifestAndIsPromoted) {
   MakePki();
   auto first = StartFirstMember();
-  ASSERT_TRUE(WaitHealthy("https://127.0.0.2:2379").ok()) << ReadFileOrEmpty(first_root_.path() + "/etcd.log");
-  admin_api_.Put("/api/v1/nodes/cp-1",
-                 {{"metadata", {{"name", "cp-1"}, {"labels", {{"node-role.kubernetes.io/control-plane", ""}}}}},
-                  {"status", {{"addresses", {{{"type", "InternalIP"}, {"address", "127.0.0.2"}}}}}}});
-  data_.etcd_client = [](util::EtcdClientConfig config) { return std::make_unique<util::EtcdClient>(std::move(config)); };
+  ASSERT_TRUE(WaitHealthy("https://127.0.0.2:2379").ok())
+      << ReadFileOrEmpty(first_root_.path() + "/etcd.log");
+  admin_api_.Put(
+      "/api/v1/nodes/cp-1",
+      {{"metadata",
+        {{"name", "cp-1"}, {"labels", {{"node-role.kubernetes.io/control-plane", ""}}}}},
+       {"status", {{"addresses", {{{"type", "InternalIP"}, {"address", "127.0.0.2"}}}}}}});
+  data_.etcd_client = [](util::EtcdClientConfig config) {
+    return std::make_unique<util::EtcdClient>(std::move(config));
+  };
 
   const auto start = std::chrono::steady_clock::now();
   Status joined = Internal("not run");
@@ -123,20 +159,28 @@ TEST_F(EtcdJoinRealTest, LearnerJoinsWithKkadmsManifestAndIsPromoted) {
     }
   }
   phase.join();
-  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
-  ASSERT_TRUE(joined.ok()) << joined.message() << "\n" << out_.str() << "\n" << ReadFileOrEmpty(root_.path() + "/etcd.log");
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - start);
+  ASSERT_TRUE(joined.ok()) << joined.message() << "\n"
+                           << out_.str() << "\n"
+                           << ReadFileOrEmpty(root_.path() + "/etcd.log");
   std::cout << "control-plane-join/etcd took " << took.count() << " ms\n";
   // Both members, in the order etcd listed them.
-  EXPECT_THAT(Read("/etc/kubernetes/manifests/etcd.yaml"),
-              ::testing::AnyOf(::testing::HasSubstr("--initial-cluster=cp-1=https://127.0.0.2:2380,cp-2=https://127.0.0.3:2380"),
-                               ::testing::HasSubstr("--initial-cluster=cp-2=https://127.0.0.3:2380,cp-1=https://127.0.0.2:2380")));
+  EXPECT_THAT(
+      Read("/etc/kubernetes/manifests/etcd.yaml"),
+      ::testing::AnyOf(
+          ::testing::HasSubstr(
+              "--initial-cluster=cp-1=https://127.0.0.2:2380,cp-2=https://127.0.0.3:2380"),
+          ::testing::HasSubstr(
+              "--initial-cluster=cp-2=https://127.0.0.3:2380,cp-1=https://127.0.0.2:2380")));
 
   // etcdctl, over mutual TLS with the joining node's client certificate, sees two voting members.
   const std::string pki = root_.path() + "/etc/kubernetes/pki/";
   const std::string list = root_.path() + "/members.json";
-  ASSERT_TRUE(RunShell("etcdctl --endpoints https://127.0.0.2:2379,https://127.0.0.3:2379 --cacert " + pki +
-                       "etcd/ca.crt --cert " + pki + "apiserver-etcd-client.crt --key " + pki +
-                       "apiserver-etcd-client.key member list -w json > " + list));
+  ASSERT_TRUE(
+      RunShell("etcdctl --endpoints https://127.0.0.2:2379,https://127.0.0.3:2379 --cacert " + pki +
+               "etcd/ca.crt --cert " + pki + "apiserver-etcd-client.crt --key " + pki +
+               "apiserver-etcd-client.key member list -w json > " + list));
   auto members = nlohmann::json::parse(ReadFileOrEmpty(list))["members"];
   ASSERT_EQ(members.size(), 2u) << members.dump();
   std::set<std::string> names;

@@ -13,16 +13,18 @@
 namespace kkadm::phases {
 namespace {
 
-using ::testing::HasSubstr;
 using kkadm::testing::Answer;
+using ::testing::HasSubstr;
 
 constexpr const char* kClusterYaml =
     "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\nkubernetesVersion: v1.32.0\n"
     "clusterName: prod\ncontrolPlaneEndpoint: cp.example:6443\n";
 constexpr const char* kKubeletYaml =
-    "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\n";
+    "apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: "
+    "systemd\n";
 
-nlohmann::json ConfigMap(const std::string& name, const std::string& key, const std::string& value) {
+nlohmann::json ConfigMap(const std::string& name, const std::string& key,
+                         const std::string& value) {
   return {{"kind", "ConfigMap"}, {"metadata", {{"name", name}}}, {"data", {{key, value}}}};
 }
 
@@ -30,25 +32,28 @@ class JoinClusterTest : public kkadm::testing::JoinPhasesTest {
  protected:
   JoinClusterTest() {
     data_.cfg.discovery.bootstrap_token->unsafe_skip_ca_verification = false;
-    data_.cfg.discovery.bootstrap_token->ca_cert_hashes = {*util::PinOfPemCertificate(fixture_.ca_pem)};
+    data_.cfg.discovery.bootstrap_token->ca_cert_hashes = {
+        *util::PinOfPemCertificate(fixture_.ca_pem)};
     http_.handler = [this](const auto&) { return Answer(200, fixture_.ConfigMap()); };
     api_.Put("/api/v1/namespaces/kube-system/configmaps/kubeadm-config",
              ConfigMap("kubeadm-config", "ClusterConfiguration", kClusterYaml));
-    api_.Put("/api/v1/namespaces/kube-system/configmaps/kubelet-config", ConfigMap("kubelet-config", "kubelet", kKubeletYaml));
+    api_.Put("/api/v1/namespaces/kube-system/configmaps/kubelet-config",
+             ConfigMap("kubelet-config", "kubelet", kKubeletYaml));
   }
 
   Result<JoinCluster> Discover() {
-    JoinClusterEnv env{{http_.Factory(), clock_, printer_},
-                       [this](const util::KubeClientConfig& c) -> std::unique_ptr<util::KubeClient> {
-                         made_.push_back(c);
-                         return std::make_unique<kkadm::testing::ForwardingKubeClient>(api_);
-                       },
-                       [this](const std::string& path) -> Result<std::string> {
-                         auto it = local_files_.find(path);
-                         if (it == local_files_.end()) return NotFound(path + ": no such file");
-                         return it->second;
-                       },
-                       fs_};
+    JoinClusterEnv env{
+        {http_.Factory(), clock_, printer_},
+        [this](const util::KubeClientConfig& c) -> std::unique_ptr<util::KubeClient> {
+          made_.push_back(c);
+          return std::make_unique<kkadm::testing::ForwardingKubeClient>(api_);
+        },
+        [this](const std::string& path) -> Result<std::string> {
+          auto it = local_files_.find(path);
+          if (it == local_files_.end()) return NotFound(path + ": no such file");
+          return it->second;
+        },
+        fs_};
     return DiscoverJoinCluster(data_.cfg, {"10.0.0.1:6443"}, "/etc/kubernetes/admin.conf", env);
   }
 
@@ -82,9 +87,11 @@ TEST_F(JoinClusterTest, DiscoveryFailureIsAboutTheApiServersIdentityAndSendsNoTo
   data_.cfg.discovery.bootstrap_token->ca_cert_hashes = {"sha256:" + std::string(64, '0')};
   auto cluster = Discover();
   ASSERT_FALSE(cluster.has_value());
-  EXPECT_THAT(cluster.error().message(),
-              HasSubstr("couldn't validate the identity of the API Server: cluster CA found in cluster-info "
-                        "ConfigMap is invalid: none of the public keys"));
+  EXPECT_THAT(
+      cluster.error().message(),
+      HasSubstr(
+          "couldn't validate the identity of the API Server: cluster CA found in cluster-info "
+          "ConfigMap is invalid: none of the public keys"));
   EXPECT_TRUE(made_.empty());
 }
 
@@ -92,7 +99,8 @@ TEST_F(JoinClusterTest, ControlPlaneJoinWithAdminConfSkipsDiscovery) {
   MakeControlPlane();
   ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/admin.conf",
                             util::EncodeKubeconfig(util::NewKubeconfigWithClientCert(
-                                "https://cp.example:6443", "prod", "kubernetes-admin", fixture_.ca_pem, "KEY", "CERT")),
+                                "https://cp.example:6443", "prod", "kubernetes-admin",
+                                fixture_.ca_pem, "KEY", "CERT")),
                             0600)
                   .ok());
   auto cluster = Discover();
@@ -132,7 +140,8 @@ TEST_F(JoinClusterTest, FileDiscoveryWithoutCredentialsNeedsATlsBootstrapToken) 
   local_files_["/root/discovery.conf"] = util::EncodeKubeconfig(anonymous);
   auto cluster = Discover();
   ASSERT_FALSE(cluster.has_value());
-  EXPECT_THAT(cluster.error().message(), HasSubstr("could not find authentication credentials for the TLS bootstrap"));
+  EXPECT_THAT(cluster.error().message(),
+              HasSubstr("could not find authentication credentials for the TLS bootstrap"));
   EXPECT_TRUE(made_.empty());
 }
 

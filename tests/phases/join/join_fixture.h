@@ -32,9 +32,14 @@ class ForwardingKubeClient final : public util::KubeClient {
  public:
   explicit ForwardingKubeClient(util::KubeClient& target) : target_(target) {}
   Result<nlohmann::json> Get(const std::string& p) override { return target_.Get(p); }
-  Result<nlohmann::json> Create(const std::string& c, const nlohmann::json& o) override { return target_.Create(c, o); }
-  Result<nlohmann::json> Update(const std::string& p, const nlohmann::json& o) override { return target_.Update(p, o); }
-  Result<nlohmann::json> Patch(const std::string& p, util::PatchType t, const nlohmann::json& o) override {
+  Result<nlohmann::json> Create(const std::string& c, const nlohmann::json& o) override {
+    return target_.Create(c, o);
+  }
+  Result<nlohmann::json> Update(const std::string& p, const nlohmann::json& o) override {
+    return target_.Update(p, o);
+  }
+  Result<nlohmann::json> Patch(const std::string& p, util::PatchType t,
+                               const nlohmann::json& o) override {
     return target_.Patch(p, t, o);
   }
   Status Delete(const std::string& p) override { return target_.Delete(p); }
@@ -45,8 +50,11 @@ class ForwardingKubeClient final : public util::KubeClient {
 };
 
 inline nlohmann::json ReadyNode(const std::string& name, bool ready) {
-  return {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", name}}},
-          {"status", {{"conditions", {{{"type", "Ready"}, {"status", ready ? "True" : "False"}}}}}}};
+  return {
+      {"apiVersion", "v1"},
+      {"kind", "Node"},
+      {"metadata", {{"name", name}}},
+      {"status", {{"conditions", {{{"type", "Ready"}, {"status", ready ? "True" : "False"}}}}}}};
 }
 
 class JoinPhasesTest : public ::testing::Test {
@@ -71,7 +79,8 @@ class JoinPhasesTest : public ::testing::Test {
     data_.local_api_client = [this]() -> Result<std::unique_ptr<util::KubeClient>> {
       return std::unique_ptr<util::KubeClient>(std::make_unique<ForwardingKubeClient>(admin_api_));
     };
-    data_.client_from_kubeconfig = [this](const std::string& path) -> Result<std::unique_ptr<util::KubeClient>> {
+    data_.client_from_kubeconfig =
+        [this](const std::string& path) -> Result<std::unique_ptr<util::KubeClient>> {
       if (!fs_.Exists(path)) return NotFound(path + ": no such file");
       return std::unique_ptr<util::KubeClient>(std::make_unique<ForwardingKubeClient>(node_api_));
     };
@@ -91,13 +100,15 @@ class JoinPhasesTest : public ::testing::Test {
 
   // The cluster as discovery would have found it: a real CA, the cluster's configuration.
   void BuildCluster() {
-    phases::discovery::VerifiedCluster verified{fixture_.server, fixture_.ca_pem, "10.0.0.1:6443", true};
+    phases::discovery::VerifiedCluster verified{fixture_.server, fixture_.ca_pem, "10.0.0.1:6443",
+                                                true};
     cluster_.tls_bootstrap = phases::discovery::TlsBootstrapKubeconfig(verified, fixture_.Token());
     cluster_.ca_pem = fixture_.ca_pem;
     phases::discovery::ClusterState state;
     config::SetClusterDefaults(state.cluster);
     state.cluster.kubernetes_version = "v1.32.0";
-    state.kubelet = {{"apiVersion", "kubelet.config.k8s.io/v1beta1"}, {"kind", "KubeletConfiguration"},
+    state.kubelet = {{"apiVersion", "kubelet.config.k8s.io/v1beta1"},
+                     {"kind", "KubeletConfiguration"},
                      {"cgroupDriver", "systemd"}};
     cluster_.init_cfg = phases::JoinInitConfiguration(data_.cfg, std::move(state));
   }

@@ -36,13 +36,15 @@ class JoinPreflightTest : public kkadm::testing::JoinPhasesTest {
 };
 
 TEST_F(JoinPreflightTest, WorkerCheckListIsKubeadms) {
-  EXPECT_THAT(Names(), ElementsAre("FileAvailable--etc-kubernetes-kubelet.conf",
-                                   "FileAvailable--etc-kubernetes-bootstrap-kubelet.conf", "CRI", "Swap",
-                                   "FileExisting-ip", "FileExisting-iptables", "FileExisting-mount",
-                                   "FileExisting-nsenter", "FileExisting-ebtables", "FileExisting-ethtool",
-                                   "FileExisting-socat", "FileExisting-tc", "FileExisting-touch", "Hostname",
-                                   "Service-Kubelet", "Port-10250", "FileAvailable--etc-kubernetes-pki-ca.crt",
-                                   "HTTPProxy", "FileContent--proc-sys-net-ipv4-ip_forward"));
+  EXPECT_THAT(
+      Names(),
+      ElementsAre("FileAvailable--etc-kubernetes-kubelet.conf",
+                  "FileAvailable--etc-kubernetes-bootstrap-kubelet.conf", "CRI", "Swap",
+                  "FileExisting-ip", "FileExisting-iptables", "FileExisting-mount",
+                  "FileExisting-nsenter", "FileExisting-ebtables", "FileExisting-ethtool",
+                  "FileExisting-socat", "FileExisting-tc", "FileExisting-touch", "Hostname",
+                  "Service-Kubelet", "Port-10250", "FileAvailable--etc-kubernetes-pki-ca.crt",
+                  "HTTPProxy", "FileContent--proc-sys-net-ipv4-ip_forward"));
   MakeControlPlane();
   EXPECT_THAT(Names(), Not(::testing::Contains("FileAvailable--etc-kubernetes-pki-ca.crt")));
 }
@@ -60,7 +62,8 @@ TEST_F(JoinPreflightTest, ReadyNodeWithTheSameNameIsRefused) {
   bootstrap_api_.Put("/api/v1/nodes/worker-1", kkadm::testing::ReadyNode("worker-1", true));
   Status s = RunJoinPreflight(data_);
   EXPECT_EQ(s.message(),
-            "a Node with name \"worker-1\" and status \"Ready\" already exists in the cluster. You must delete "
+            "a Node with name \"worker-1\" and status \"Ready\" already exists in the cluster. You "
+            "must delete "
             "the existing Node or change the name of this new joining Node");
   EXPECT_FALSE(data_.preflight_checks_failed);  // not a check: exit code 1, not 2
   bootstrap_api_.Put("/api/v1/nodes/worker-1", kkadm::testing::ReadyNode("worker-1", false));
@@ -86,28 +89,36 @@ TEST_F(JoinPreflightTest, ExistingCaOfAnotherSourceFailsItsCheck) {
 
 TEST_F(JoinPreflightTest, UnfinishedJoinOfThisNodeIsResumed) {
   ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/pki/ca.crt", fixture_.ca_pem, 0644).ok());
-  ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf", Kubeconfig(fixture_.ca_pem, "system:node:worker-1"), 0600).ok());
+  ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf",
+                            Kubeconfig(fixture_.ca_pem, "system:node:worker-1"), 0600)
+                  .ok());
   machine_.busy_ports.insert(10250);  // its kubelet runs
   bootstrap_api_.Put("/api/v1/nodes/worker-1", kkadm::testing::ReadyNode("worker-1", true));
   Status s = RunJoinPreflight(data_);
   ASSERT_TRUE(s.ok()) << s.message() << out_.str();
-  EXPECT_THAT(out_.str(), HasSubstr("Found files of an earlier join of this node (/etc/kubernetes/pki/ca.crt, "
-                                    "/etc/kubernetes/kubelet.conf): resuming it; skipped checks: "
-                                    "FileAvailable--etc-kubernetes-kubelet.conf, "
-                                    "FileAvailable--etc-kubernetes-bootstrap-kubelet.conf, Port-10250, "
-                                    "FileAvailable--etc-kubernetes-pki-ca.crt"));
+  EXPECT_THAT(out_.str(),
+              HasSubstr("Found files of an earlier join of this node (/etc/kubernetes/pki/ca.crt, "
+                        "/etc/kubernetes/kubelet.conf): resuming it; skipped checks: "
+                        "FileAvailable--etc-kubernetes-kubelet.conf, "
+                        "FileAvailable--etc-kubernetes-bootstrap-kubelet.conf, Port-10250, "
+                        "FileAvailable--etc-kubernetes-pki-ca.crt"));
 }
 
 TEST_F(JoinPreflightTest, ReadyNodeIsStillRefusedWhenTheKubeletIdentityIsAnotherNodes) {
-  ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf", Kubeconfig(fixture_.ca_pem, "system:node:other"), 0600).ok());
+  ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf",
+                            Kubeconfig(fixture_.ca_pem, "system:node:other"), 0600)
+                  .ok());
   bootstrap_api_.Put("/api/v1/nodes/worker-1", kkadm::testing::ReadyNode("worker-1", true));
   EXPECT_THAT(RunJoinPreflight(data_).message(), HasSubstr("already exists in the cluster"));
 }
 
 TEST_F(JoinPreflightTest, FilesOfAnotherClusterAreRefusedAfterDiscovery) {
-  ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/pki/ca.crt", kkadm::testing::MakeCaPem("other"), 0644).ok());
+  ASSERT_TRUE(
+      fs_.WriteFile("/etc/kubernetes/pki/ca.crt", kkadm::testing::MakeCaPem("other"), 0644).ok());
   Status s = RunJoinPreflight(data_);
-  EXPECT_THAT(s.message(), HasSubstr("this node holds files of another cluster (/etc/kubernetes/pki/ca.crt trust"));
+  EXPECT_THAT(
+      s.message(),
+      HasSubstr("this node holds files of another cluster (/etc/kubernetes/pki/ca.crt trust"));
   EXPECT_THAT(s.message(), HasSubstr("kkadm reset"));
   EXPECT_EQ(discoveries_, 1);
 }
@@ -119,7 +130,10 @@ TEST_F(JoinPreflightTest, ControlPlaneNeedsAControlPlaneEndpoint) {
   EXPECT_EQ(s.message(),
             "unable to add a new control plane instance a cluster that doesn't have a stable "
             "controlPlaneEndpoint address");
-  EXPECT_THAT(out_.str(), HasSubstr("One or more conditions for hosting a new control plane instance is not satisfied."));
+  EXPECT_THAT(
+      out_.str(),
+      HasSubstr(
+          "One or more conditions for hosting a new control plane instance is not satisfied."));
 }
 
 TEST_F(JoinPreflightTest, ControlPlaneWithoutCertificateKeyNeedsTheSharedCerts) {
@@ -127,13 +141,14 @@ TEST_F(JoinPreflightTest, ControlPlaneWithoutCertificateKeyNeedsTheSharedCerts) 
   Status s = RunJoinPreflight(data_);
   EXPECT_THAT(s.message(), HasSubstr("/etc/kubernetes/pki/ca.crt, /etc/kubernetes/pki/ca.key"));
   EXPECT_THAT(s.message(), HasSubstr("/etc/kubernetes/pki/etcd/ca.key"));
-  for (const char* file : {"ca.crt", "ca.key", "sa.key", "sa.pub", "front-proxy-ca.crt", "front-proxy-ca.key",
-                           "etcd/ca.crt", "etcd/ca.key"}) {
+  for (const char* file : {"ca.crt", "ca.key", "sa.key", "sa.pub", "front-proxy-ca.crt",
+                           "front-proxy-ca.key", "etcd/ca.crt", "etcd/ca.key"}) {
     ASSERT_TRUE(fs_.WriteFile(std::string("/etc/kubernetes/pki/") + file, "x", 0600).ok());
   }
   s = RunJoinPreflight(data_);
   EXPECT_TRUE(s.ok()) << s.message();
-  EXPECT_THAT(out_.str(), HasSubstr("[preflight] Running pre-flight checks before initializing the new control plane instance"));
+  EXPECT_THAT(out_.str(), HasSubstr("[preflight] Running pre-flight checks before initializing the "
+                                    "new control plane instance"));
 }
 
 TEST_F(JoinPreflightTest, ControlPlaneRunsTheSecondaryInitChecks) {
@@ -145,7 +160,8 @@ TEST_F(JoinPreflightTest, ControlPlaneRunsTheSecondaryInitChecks) {
   EXPECT_THAT(out_.str(), HasSubstr("[ERROR Port-2379]"));
   // The common node checks ran once, in the join checks, not again.
   const std::string out = out_.str();
-  EXPECT_EQ(out.find("Running pre-flight checks before"), out.rfind("Running pre-flight checks before"));
+  EXPECT_EQ(out.find("Running pre-flight checks before"),
+            out.rfind("Running pre-flight checks before"));
 }
 
 }  // namespace

@@ -19,12 +19,14 @@ class KubeletBootstrapTest : public kkadm::testing::JoinPhasesTest {
   KubeletBootstrapTest() {
     node_api_.Put("/api/v1/nodes/worker-1", kkadm::testing::ReadyNode("worker-1", true));
     // The stand-in for the kubelet: its TLS bootstrap ends after `bootstrap_after_` polls.
-    data_.client_from_kubeconfig = [this](const std::string& path) -> Result<std::unique_ptr<util::KubeClient>> {
+    data_.client_from_kubeconfig =
+        [this](const std::string& path) -> Result<std::unique_ptr<util::KubeClient>> {
       EXPECT_EQ(path, "/etc/kubernetes/kubelet.conf");
       bootstrap_conf_seen_ = Read("/etc/kubernetes/bootstrap-kubelet.conf");
       bootstrap_conf_mode_ = Mode("/etc/kubernetes/bootstrap-kubelet.conf");
       if (++polls_ < bootstrap_after_) return NotFound(path + ": no such file");
-      return std::unique_ptr<util::KubeClient>(std::make_unique<kkadm::testing::ForwardingKubeClient>(node_api_));
+      return std::unique_ptr<util::KubeClient>(
+          std::make_unique<kkadm::testing::ForwardingKubeClient>(node_api_));
     };
   }
   int polls_ = 0;
@@ -34,7 +36,8 @@ class KubeletBootstrapTest : public kkadm::testing::JoinPhasesTest {
 };
 
 TEST_F(KubeletBootstrapTest, WorkerBootstrapsAndTheCredentialIsRemovedAfterwards) {
-  data_.cfg.node_registration.taints = std::vector<config::Taint>{{"dedicated", "gpu", "NoSchedule"}};
+  data_.cfg.node_registration.taints =
+      std::vector<config::Taint>{{"dedicated", "gpu", "NoSchedule"}};
   Status s = RunJoinKubeletStart(data_);
   ASSERT_TRUE(s.ok()) << s.message() << out_.str();
   // While the kubelet bootstrapped: the TLS bootstrap identity, private.
@@ -45,17 +48,19 @@ TEST_F(KubeletBootstrapTest, WorkerBootstrapsAndTheCredentialIsRemovedAfterwards
   EXPECT_EQ(Read("/etc/kubernetes/pki/ca.crt"), fixture_.ca_pem);
   EXPECT_EQ(Mode("/etc/kubernetes/pki/ca.crt"), 0644u);
   EXPECT_THAT(Read("/var/lib/kubelet/config.yaml"), HasSubstr("cgroupDriver: systemd"));
-  EXPECT_THAT(Read("/var/lib/kubelet/kubeadm-flags.env"), HasSubstr("--register-with-taints=dedicated=gpu:NoSchedule"));
+  EXPECT_THAT(Read("/var/lib/kubelet/kubeadm-flags.env"),
+              HasSubstr("--register-with-taints=dedicated=gpu:NoSchedule"));
   EXPECT_THAT(init_.calls, ElementsAre("Stop kubelet.service", "Enable kubelet.service",
                                        "ReloadIfStale kubelet.service", "Start kubelet.service"));
   EXPECT_THAT(healthz_urls_, ElementsAre("http://127.0.0.1:10248/healthz"));
   EXPECT_EQ(clock_.slept(), std::chrono::milliseconds(400));  // two 200 ms polls
   EXPECT_EQ(node_api_.Object("/api/v1/nodes/worker-1")["metadata"]["annotations"]
-                                ["kubeadm.alpha.kubernetes.io/cri-socket"],
+                                                      ["kubeadm.alpha.kubernetes.io/cri-socket"],
             "unix:///var/run/containerd/containerd.sock");
   EXPECT_THAT(out_.str(), HasSubstr("[kubelet-start] Starting the kubelet\n"));
   EXPECT_THAT(out_.str(), HasSubstr("[kubelet-check] The kubelet is healthy after"));
-  EXPECT_THAT(out_.str(), HasSubstr("[kubelet-start] Waiting for the kubelet to perform the TLS Bootstrap\n"));
+  EXPECT_THAT(out_.str(),
+              HasSubstr("[kubelet-start] Waiting for the kubelet to perform the TLS Bootstrap\n"));
 }
 
 TEST_F(KubeletBootstrapTest, ControlPlaneNodeRegistersWithoutTaintFlags) {
@@ -69,7 +74,8 @@ TEST_F(KubeletBootstrapTest, TlsBootstrapThatNeverEndsTimesOutAndStillRemovesThe
   bootstrap_after_ = 1 << 30;
   Status s = RunJoinKubeletStart(data_);
   EXPECT_EQ(s.code(), StatusCode::kUnavailable);
-  EXPECT_THAT(s.message(), HasSubstr("timed out waiting for the kubelet's TLS bootstrap after 5m0s"));
+  EXPECT_THAT(s.message(),
+              HasSubstr("timed out waiting for the kubelet's TLS bootstrap after 5m0s"));
   EXPECT_EQ(clock_.slept(), std::chrono::minutes(5));
   EXPECT_FALSE(fs_.Exists("/etc/kubernetes/bootstrap-kubelet.conf"));
   EXPECT_THAT(out_.str(), HasSubstr("\nUnfortunately, an error has occurred:\n\t"));
@@ -95,7 +101,8 @@ TEST_F(KubeletBootstrapTest, AnExistingCaIsKept) {
 
 TEST_F(KubeletBootstrapTest, HealthzAddressComesFromTheClustersKubeletConfiguration) {
   EXPECT_EQ(KubeletHealthzUrl(nullptr), "http://127.0.0.1:10248/healthz");
-  EXPECT_EQ(KubeletHealthzUrl({{"healthzBindAddress", "::1"}, {"healthzPort", 10300}}), "http://[::1]:10300/healthz");
+  EXPECT_EQ(KubeletHealthzUrl({{"healthzBindAddress", "::1"}, {"healthzPort", 10300}}),
+            "http://[::1]:10300/healthz");
 }
 
 TEST_F(KubeletBootstrapTest, DryRunWaitsForNothing) {

@@ -41,8 +41,8 @@ TEST_F(KubeletStartPhaseTest, Describes) {
   workflow::Phase p = NewKubeletStartPhase(data_);
   EXPECT_EQ(p.name, "kubelet-start");
   EXPECT_EQ(p.description, "Write kubelet settings and (re)start the kubelet");
-  EXPECT_EQ(p.inherit_flags, (std::vector<std::string>{"config", "cri-socket", "node-name",
-                                                       "patches", "dry-run"}));
+  EXPECT_EQ(p.inherit_flags,
+            (std::vector<std::string>{"config", "cri-socket", "node-name", "patches", "dry-run"}));
 }
 
 TEST_F(KubeletStartPhaseTest, StopsWritesThenEnablesReloadsIfStaleStarts) {
@@ -86,13 +86,14 @@ TEST_F(KubeletStartPhaseTest, PatchesTheKubeletConfiguration) {
   const std::string config = Read("/var/lib/kubelet/config.yaml");
   EXPECT_NE(config.find("maxPods: 42\n"), std::string::npos) << config;
   EXPECT_NE(config.find("evictionHard:\n  memory.available: 5%\n"), std::string::npos) << config;
-  EXPECT_NE(out_.str().find("kubeadm-flags.env\"\n"
-                            "[patches] Reading patches from path \"/p\"\n"
-                            "[patches] Found the following patch files: [kubeletconfiguration.yaml]\n"
-                            "[patches] Applied patch of type \"application/strategic-merge-patch+json\" "
-                            "to target \"kubeletconfiguration\"\n"
-                            "[kubelet-start] Writing kubelet configuration"),
-            std::string::npos)
+  EXPECT_NE(
+      out_.str().find("kubeadm-flags.env\"\n"
+                      "[patches] Reading patches from path \"/p\"\n"
+                      "[patches] Found the following patch files: [kubeletconfiguration.yaml]\n"
+                      "[patches] Applied patch of type \"application/strategic-merge-patch+json\" "
+                      "to target \"kubeletconfiguration\"\n"
+                      "[kubelet-start] Writing kubelet configuration"),
+      std::string::npos)
       << out_.str();
 }
 
@@ -103,9 +104,10 @@ TEST_F(KubeletStartPhaseTest, APatchThatDoesNotApplyWritesNothing) {
   ASSERT_TRUE(set.has_value());
   data_.patches = util::patches::Patcher("/p", std::move(*set), printer_);
   Status checked = NewKubeletStartPhase(data_).check();
-  EXPECT_EQ(checked.message(),
-            "could not apply patches to the KubeletConfiguration: /p/kubeletconfiguration+json.yaml: "
-            "invalid JSON patch: operation 1 (\"remove\" /noSuchField): path not found");
+  EXPECT_EQ(
+      checked.message(),
+      "could not apply patches to the KubeletConfiguration: /p/kubeletconfiguration+json.yaml: "
+      "invalid JSON patch: operation 1 (\"remove\" /noSuchField): path not found");
   EXPECT_EQ(Run().message(), checked.message());
   EXPECT_EQ(out_.str(), "");
   EXPECT_TRUE(init_.calls.empty());

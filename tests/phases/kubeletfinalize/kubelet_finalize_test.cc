@@ -19,7 +19,9 @@ const char kKubeletConf[] =
 
 class KubeletFinalizeTest : public testing::ClusterPhasesTest {
  protected:
-  void SetUp() override { ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf", kKubeletConf, 0600).ok()); }
+  void SetUp() override {
+    ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf", kKubeletConf, 0600).ok());
+  }
 };
 
 TEST_F(KubeletFinalizeTest, PointsKubeletConfAtTheRotatingCertificate) {
@@ -31,8 +33,9 @@ TEST_F(KubeletFinalizeTest, PointsKubeletConfAtTheRotatingCertificate) {
   auto doc = util::yaml::Read(*fs_.ReadFile("/etc/kubernetes/kubelet.conf"));
   ASSERT_TRUE(doc.has_value());
   const nlohmann::json user = (*doc)["users"][0]["user"];
-  EXPECT_EQ(user, nlohmann::json({{"client-certificate", "/var/lib/kubelet/pki/kubelet-client-current.pem"},
-                                  {"client-key", "/var/lib/kubelet/pki/kubelet-client-current.pem"}}));
+  EXPECT_EQ(user, nlohmann::json(
+                      {{"client-certificate", "/var/lib/kubelet/pki/kubelet-client-current.pem"},
+                       {"client-key", "/var/lib/kubelet/pki/kubelet-client-current.pem"}}));
   EXPECT_EQ((*doc)["clusters"][0]["cluster"]["server"], "https://192.0.2.10:6443");
   EXPECT_EQ(fs_.Stat("/etc/kubernetes/kubelet.conf")->mode, 0600u);
   EXPECT_EQ(init_.calls, std::vector<std::string>{"restart kubelet.service"});
@@ -49,14 +52,16 @@ TEST_F(KubeletFinalizeTest, HonoursKubeletCertDir) {
   data_.cfg.node_registration.kubelet_extra_args = {{"cert-dir", "/srv/kubelet-pki"}};
   ASSERT_TRUE(fs_.WriteFile("/srv/kubelet-pki/kubelet-client-current.pem", "PEM", 0600).ok());
   ASSERT_TRUE(RunTree(NewKubeletFinalizePhase(data_)).ok());
-  EXPECT_NE(fs_.ReadFile("/etc/kubernetes/kubelet.conf")->find("/srv/kubelet-pki/kubelet-client-current.pem"),
+  EXPECT_NE(fs_.ReadFile("/etc/kubernetes/kubelet.conf")
+                ->find("/srv/kubelet-pki/kubelet-client-current.pem"),
             std::string::npos);
 }
 
 TEST_F(KubeletFinalizeTest, MissingUserIsAnError) {
   ASSERT_TRUE(fs_.WriteFile("/var/lib/kubelet/pki/kubelet-client-current.pem", "PEM", 0600).ok());
   ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf",
-                            "apiVersion: v1\nkind: Config\ncurrent-context: x\n", 0600).ok());
+                            "apiVersion: v1\nkind: Config\ncurrent-context: x\n", 0600)
+                  .ok());
   Status s = RunTree(NewKubeletFinalizePhase(data_));
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(init_.calls.empty());

@@ -14,8 +14,10 @@ using nlohmann::json;
 class MarkControlPlaneTest : public testing::ClusterPhasesTest {
  protected:
   void PutNode(json taints) {
-    json node = {{"apiVersion", "v1"}, {"kind", "Node"},
-                 {"metadata", {{"name", "cp-1"}, {"labels", {{"kubernetes.io/hostname", "cp-1"}}}}}};
+    json node = {
+        {"apiVersion", "v1"},
+        {"kind", "Node"},
+        {"metadata", {{"name", "cp-1"}, {"labels", {{"kubernetes.io/hostname", "cp-1"}}}}}};
     if (!taints.is_null()) node["spec"]["taints"] = taints;
     client_.Put("/api/v1/nodes/cp-1", node);
   }

@@ -204,10 +204,10 @@ TEST(PreflightPhaseTest, AdapterShapeAndRun) {
   workflow::Phase phase = NewPreflightPhase(e.data);
   EXPECT_EQ(phase.name, "preflight");
   EXPECT_EQ(phase.description, "Run pre-flight checks");
-  EXPECT_THAT(phase.inherit_flags,
-              ElementsAre("config", "ignore-preflight-errors", "dry-run", "node-name",
-                          "cri-socket", "kubernetes-version", "apiserver-advertise-address",
-                          "apiserver-bind-port"));
+  EXPECT_THAT(
+      phase.inherit_flags,
+      ElementsAre("config", "ignore-preflight-errors", "dry-run", "node-name", "cri-socket",
+                  "kubernetes-version", "apiserver-advertise-address", "apiserver-bind-port"));
   ASSERT_TRUE(phase.run);
   EXPECT_FALSE(phase.run_if);
   e.env.machine.cpus = 1;

@@ -57,13 +57,15 @@ TEST_F(JoinTokenForTest, ControlPlaneEndpointFirstAndOnce) {
   EXPECT_EQ(Endpoints("https://10.123.0.11:7443", "fd00::10"),
             (std::vector<std::string>{"[fd00::10]:7443", "10.123.0.11:7443"}));
   EXPECT_EQ(Endpoints("https://[fd00::1]:6443", ""), std::vector<std::string>{"[fd00::1]:6443"});
-  EXPECT_EQ(Endpoints("https://cp.example.com", ""), std::vector<std::string>{"cp.example.com:443"});
+  EXPECT_EQ(Endpoints("https://cp.example.com", ""),
+            std::vector<std::string>{"cp.example.com:443"});
 }
 
 TEST_F(JoinTokenForTest, RefusalsNameTheField) {
   auto bad_endpoint = For("https://10.123.0.11:6443", "bad_host:6443");
   ASSERT_FALSE(bad_endpoint.has_value());
-  EXPECT_THAT(bad_endpoint.status().message(), HasSubstr("invalid controlPlaneEndpoint \"bad_host:6443\""));
+  EXPECT_THAT(bad_endpoint.status().message(),
+              HasSubstr("invalid controlPlaneEndpoint \"bad_host:6443\""));
   auto bad_key = For("https://10.123.0.11:6443", "", "xyz");
   ASSERT_FALSE(bad_key.has_value());
   EXPECT_THAT(bad_key.status().message(), HasSubstr("certificate key is not 64 hex"));

@@ -49,7 +49,8 @@ TEST_F(UploadCertsTest, SecretDecryptsToTheExactFiles) {
   std::vector<std::string> keys;
   for (auto it = secret["data"].begin(); it != secret["data"].end(); ++it) keys.push_back(it.key());
   EXPECT_EQ(keys, (std::vector<std::string>{"ca.crt", "ca.key", "etcd-ca.crt", "etcd-ca.key",
-                                            "front-proxy-ca.crt", "front-proxy-ca.key", "sa.key", "sa.pub"}));
+                                            "front-proxy-ca.crt", "front-proxy-ca.key", "sa.key",
+                                            "sa.pub"}));
   auto files = DecryptKubeadmCerts(secret, data_.certificate_key);
   ASSERT_TRUE(files.has_value()) << files.error().message();
   const std::string pki = "/etc/kubernetes/pki/";
@@ -75,11 +76,14 @@ TEST_F(UploadCertsTest, SecretDecryptsToTheExactFiles) {
   auto token = BootstrapTokenFromSecret(token_secret);
   ASSERT_TRUE(token.has_value());
   EXPECT_EQ(token->description, "Proxy for managing TTL for the kubeadm-certs secret");
-  EXPECT_EQ(token->expires, std::chrono::time_point_cast<std::chrono::seconds>(clock_.Now()) + std::chrono::hours(2));
+  EXPECT_EQ(token->expires, std::chrono::time_point_cast<std::chrono::seconds>(clock_.Now()) +
+                                std::chrono::hours(2));
 
   const std::string rbac = "/apis/rbac.authorization.k8s.io/v1/namespaces/kube-system/";
-  EXPECT_EQ(client_.Object(rbac + "roles/kubeadm:kubeadm-certs")["rules"],
-            json::parse(R"([{"verbs":["get"],"apiGroups":[""],"resources":["secrets"],"resourceNames":["kubeadm-certs"]}])"));
+  EXPECT_EQ(
+      client_.Object(rbac + "roles/kubeadm:kubeadm-certs")["rules"],
+      json::parse(
+          R"([{"verbs":["get"],"apiGroups":[""],"resources":["secrets"],"resourceNames":["kubeadm-certs"]}])"));
   EXPECT_EQ(client_.Object(rbac + "rolebindings/kubeadm:kubeadm-certs")["subjects"][0]["name"],
             "system:bootstrappers:kubeadm:default-node-token");
 }
@@ -98,12 +102,15 @@ TEST_F(UploadCertsTest, UsesTheGivenKeyAndHonoursSkipPrint) {
 
 TEST_F(UploadCertsTest, ExternalEtcdFilesAreShared) {
   data_.cfg.cluster.etcd.local.reset();
-  data_.cfg.cluster.etcd.external = config::ExternalEtcd{
-      {"https://10.0.0.5:2379"}, "/etc/kubernetes/pki/etcd/ca.crt", "/ext/client.crt", "/ext/client.key"};
+  data_.cfg.cluster.etcd.external = config::ExternalEtcd{{"https://10.0.0.5:2379"},
+                                                         "/etc/kubernetes/pki/etcd/ca.crt",
+                                                         "/ext/client.crt",
+                                                         "/ext/client.key"};
   ASSERT_TRUE(fs_.WriteFile("/ext/client.crt", "CERT", 0644).ok());
   ASSERT_TRUE(fs_.WriteFile("/ext/client.key", "KEY", 0600).ok());
   ASSERT_TRUE(RunTree(NewUploadCertsPhase(data_)).ok());
-  auto files = DecryptKubeadmCerts(client_.Object(std::string(kSecrets) + "kubeadm-certs"), data_.certificate_key);
+  auto files = DecryptKubeadmCerts(client_.Object(std::string(kSecrets) + "kubeadm-certs"),
+                                   data_.certificate_key);
   ASSERT_TRUE(files.has_value());
   EXPECT_EQ((*files)["external-etcd.crt"], "CERT");
   EXPECT_EQ((*files)["external-etcd.key"], "KEY");

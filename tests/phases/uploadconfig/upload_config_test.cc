@@ -27,7 +27,8 @@ class UploadConfigTest : public testing::ClusterPhasesTest {
     data_.cluster_config_yaml = [] {
       return std::string("apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n");
     };
-    client_.Put("/api/v1/nodes/cp-1", {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "cp-1"}}}});
+    client_.Put("/api/v1/nodes/cp-1",
+                {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", {{"name", "cp-1"}}}});
   }
 };
 
@@ -40,14 +41,20 @@ TEST_F(UploadConfigTest, UploadsBothConfigMapsWithRbacAndAnnotatesTheNode) {
             "configuration for the kubelets in the cluster\n");
   json kubeadm_config = client_.Object(std::string(kCm) + "kubeadm-config");
   EXPECT_EQ(kubeadm_config["data"],
-            json({{"ClusterConfiguration", "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"}}));
+            json({{"ClusterConfiguration",
+                   "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"}}));
   json role = client_.Object(std::string(kRbac) + "roles/kubeadm:nodes-kubeadm-config");
-  EXPECT_EQ(role["rules"], json::parse(R"([{"verbs":["get"],"apiGroups":[""],"resources":["configmaps"],"resourceNames":["kubeadm-config"]}])"));
+  EXPECT_EQ(
+      role["rules"],
+      json::parse(
+          R"([{"verbs":["get"],"apiGroups":[""],"resources":["configmaps"],"resourceNames":["kubeadm-config"]}])"));
   json binding = client_.Object(std::string(kRbac) + "rolebindings/kubeadm:nodes-kubeadm-config");
-  EXPECT_EQ(binding["roleRef"], json({{"apiGroup", "rbac.authorization.k8s.io"}, {"kind", "Role"},
+  EXPECT_EQ(binding["roleRef"], json({{"apiGroup", "rbac.authorization.k8s.io"},
+                                      {"kind", "Role"},
                                       {"name", "kubeadm:nodes-kubeadm-config"}}));
-  EXPECT_EQ(binding["subjects"], json::array({Subject("system:bootstrappers:kubeadm:default-node-token"),
-                                              Subject("system:nodes")}));
+  EXPECT_EQ(binding["subjects"],
+            json::array({Subject("system:bootstrappers:kubeadm:default-node-token"),
+                         Subject("system:nodes")}));
 
   json kubelet_config = client_.Object(std::string(kCm) + "kubelet-config");
   auto doc = util::yaml::Read(kubelet_config["data"]["kubelet"].get<std::string>());
@@ -62,26 +69,29 @@ TEST_F(UploadConfigTest, UploadsBothConfigMapsWithRbacAndAnnotatesTheNode) {
   EXPECT_EQ(hash.size(), 7u + 64u);
   json kubelet_binding = client_.Object(std::string(kRbac) + "rolebindings/kubeadm:kubelet-config");
   EXPECT_EQ(kubelet_binding["subjects"],
-            json::array({Subject("system:nodes"), Subject("system:bootstrappers:kubeadm:default-node-token")}));
+            json::array({Subject("system:nodes"),
+                         Subject("system:bootstrappers:kubeadm:default-node-token")}));
   json kubelet_role = client_.Object(std::string(kRbac) + "roles/kubeadm:kubelet-config");
   EXPECT_EQ(kubelet_role["rules"][0]["resourceNames"], json::array({"kubelet-config"}));
 
   EXPECT_EQ(client_.Object("/api/v1/nodes/cp-1")["metadata"]["annotations"]
-                          ["kubeadm.alpha.kubernetes.io/cri-socket"],
+                                                ["kubeadm.alpha.kubernetes.io/cri-socket"],
             "unix:///var/run/containerd/containerd.sock");
 }
 
 TEST_F(UploadConfigTest, ChecksumMatchesKubeadmDefinition) {
   // printf 'a1b2' | sha256sum: keys sorted, each key followed by its value.
   json cm = {{"data", {{"b", "2"}, {"a", "1"}}}};
-  EXPECT_EQ(ConfigMapChecksum(cm), "sha256:85337816d263d362acb23a4255a636191075c2a90c47f2ee6db3362f7df11203");
+  EXPECT_EQ(ConfigMapChecksum(cm),
+            "sha256:85337816d263d362acb23a4255a636191075c2a90c47f2ee6db3362f7df11203");
 }
 
 TEST_F(UploadConfigTest, ExistingConfigMapIsUpdated) {
   client_.Put(std::string(kCm) + "kubeadm-config",
               util::ConfigMap("kube-system", "kubeadm-config", {{"ClusterConfiguration", "old"}}));
   ASSERT_TRUE(RunTree(NewUploadConfigPhase(data_)).ok());
-  EXPECT_NE(client_.Object(std::string(kCm) + "kubeadm-config")["data"]["ClusterConfiguration"], "old");
+  EXPECT_NE(client_.Object(std::string(kCm) + "kubeadm-config")["data"]["ClusterConfiguration"],
+            "old");
 }
 
 TEST_F(UploadConfigTest, WaitsForTheNodeThenGivesUp) {

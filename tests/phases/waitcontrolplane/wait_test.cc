@@ -50,7 +50,8 @@ TEST(PollUntilHealthyTest, DetectsHealthWithin100ms) {
 TEST(PollUntilHealthyTest, TimesOutWithTheLastError) {
   testing::FakeClock clock;
   const auto start = clock.Now();
-  auto result = PollUntilHealthy(clock, [] { return Unavailable("connection refused"); }, milliseconds(1000));
+  auto result = PollUntilHealthy(
+      clock, [] { return Unavailable("connection refused"); }, milliseconds(1000));
   ASSERT_FALSE(result.has_value());
   EXPECT_EQ(result.error().code(), StatusCode::kUnavailable);
   EXPECT_EQ(result.error().message(), "connection refused");
@@ -85,7 +86,8 @@ TEST_F(WaitControlPlanePhaseTest, WaitsForKubeletThenApiServer) {
   EXPECT_EQ(client_.calls().front().verb, "GETRAW");
   EXPECT_EQ(client_.calls().front().path, "/livez");
   EXPECT_FALSE(
-      client_.Object("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubeadm:cluster-admins")
+      client_
+          .Object("/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/kubeadm:cluster-admins")
           .is_null());
 }
 
@@ -101,13 +103,15 @@ TEST_F(WaitControlPlanePhaseTest, KubeletTimeoutPrintsTroubleshooting) {
   EXPECT_LE(clock_.Now() - start, milliseconds(2101));
   const std::string text = out_.str();
   EXPECT_THAT(text, HasSubstr("This can take up to 2s\n"));
-  EXPECT_THAT(text, HasSubstr("The HTTP call equal to 'curl -sSL http://127.0.0.1:10248/healthz' "
-                              "returned error: dial tcp 127.0.0.1:10248: connect: connection refused"));
+  EXPECT_THAT(text,
+              HasSubstr("The HTTP call equal to 'curl -sSL http://127.0.0.1:10248/healthz' "
+                        "returned error: dial tcp 127.0.0.1:10248: connect: connection refused"));
   EXPECT_THAT(text, HasSubstr("\t- The kubelet is not running\n"));
   EXPECT_THAT(text, HasSubstr("\t- 'systemctl status kubelet'\n\t- 'journalctl -xeu kubelet'\n\n"
                               "Additionally, a control plane component may have crashed"));
-  EXPECT_THAT(text, HasSubstr("\t- 'crictl --runtime-endpoint unix:///var/run/containerd/containerd.sock "
-                              "ps -a | grep kube | grep -v pause'\n"));
+  EXPECT_THAT(text,
+              HasSubstr("\t- 'crictl --runtime-endpoint unix:///var/run/containerd/containerd.sock "
+                        "ps -a | grep kube | grep -v pause'\n"));
   EXPECT_THAT(text, ::testing::Not(HasSubstr("[api-check]")));
   EXPECT_TRUE(client_.calls().empty());
 }

@@ -44,15 +44,19 @@ TEST(PatchFileNameTest, RejectsBadNames) {
   EXPECT_EQ(error("kube-foo.yaml"),
             "unknown patch target \"kube-foo\"; valid targets are: etcd, kube-apiserver, "
             "kube-controller-manager, kube-scheduler, kubeletconfiguration, corednsdeployment");
-  EXPECT_EQ(error("etcd+xml.yaml"), "unknown patch type \"xml\"; valid types are: json, merge, strategic");
-  EXPECT_EQ(error("etcd+.yaml"), "missing patch type after \"+\"; valid types are: json, merge, strategic");
+  EXPECT_EQ(error("etcd+xml.yaml"),
+            "unknown patch type \"xml\"; valid types are: json, merge, strategic");
+  EXPECT_EQ(error("etcd+.yaml"),
+            "missing patch type after \"+\"; valid types are: json, merge, strategic");
 }
 
 TEST(PatchSetTest, SortsFilesAndSplitsDocuments) {
   Result<PatchSet> set = LoadPatchSet({
       {"p/kube-apiserver1+merge.yaml", "metadata: {labels: {b: two}}\n"},
-      {"p/etcd.yaml", "---\nmetadata: {labels: {x: y}}\n---\n# only a comment\n---\nspec: {priority: 1}\n"},
-      {"p/kube-apiserver0+json.json", R"([{"op": "add", "path": "/metadata/labels/a", "value": "one"}])"},
+      {"p/etcd.yaml",
+       "---\nmetadata: {labels: {x: y}}\n---\n# only a comment\n---\nspec: {priority: 1}\n"},
+      {"p/kube-apiserver0+json.json",
+       R"([{"op": "add", "path": "/metadata/labels/a", "value": "one"}])"},
       {"p/kube-scheduler.yaml", ""},
   });
   ASSERT_TRUE(set.has_value()) << set.status().ToString();
@@ -83,8 +87,9 @@ TEST(PatchSetTest, MalformedFilesGiveOneLineErrors) {
             "patches/kube-foo.yaml: unknown patch target \"kube-foo\"; valid targets are: etcd, "
             "kube-apiserver, kube-controller-manager, kube-scheduler, kubeletconfiguration, "
             "corednsdeployment");
-  EXPECT_EQ(error("patches/etcd+xml.yaml", "a: b\n"),
-            "patches/etcd+xml.yaml: unknown patch type \"xml\"; valid types are: json, merge, strategic");
+  EXPECT_EQ(
+      error("patches/etcd+xml.yaml", "a: b\n"),
+      "patches/etcd+xml.yaml: unknown patch type \"xml\"; valid types are: json, merge, strategic");
   EXPECT_EQ(error("patches/etcd.txt", "a: b\n"),
             "patches/etcd.txt: unsupported file extension; patch files end in .json or .yaml");
   EXPECT_EQ(error("patches/etcd.yaml", "spec:\n  a: [1, 2\n"),
@@ -112,16 +117,18 @@ TEST(ApplyPatchesTest, AppliesEveryTypeInFileOrderAndReportsEach) {
   Result<PatchedObject> out = ApplyPatches(*set, "kube-apiserver", ApiServerPod());
   ASSERT_TRUE(out.has_value()) << out.status().ToString();
   const json& pod = out->object;
-  EXPECT_EQ(pod["metadata"]["labels"], json::parse(R"({"component":"kube-apiserver","owner":"json"})"));
+  EXPECT_EQ(pod["metadata"]["labels"],
+            json::parse(R"({"component":"kube-apiserver","owner":"json"})"));
   EXPECT_EQ(pod["spec"]["containers"][0]["image"], "example.com/kas:v1");
   EXPECT_EQ(pod["spec"]["containers"][0]["command"].back(), "--v=4");
   EXPECT_EQ(pod["spec"]["hostNetwork"], true);  // the etcd patch is not for this target
-  EXPECT_EQ(out->messages,
-            (std::vector<std::string>{
-                R"([patches] Applied patch of type "application/strategic-merge-patch+json" to target "kube-apiserver")",
-                R"([patches] Applied patch of type "application/strategic-merge-patch+json" to target "kube-apiserver")",
-                R"([patches] Applied patch of type "application/merge-patch+json" to target "kube-apiserver")",
-                R"([patches] Applied patch of type "application/json-patch+json" to target "kube-apiserver")"}));
+  EXPECT_EQ(
+      out->messages,
+      (std::vector<std::string>{
+          R"([patches] Applied patch of type "application/strategic-merge-patch+json" to target "kube-apiserver")",
+          R"([patches] Applied patch of type "application/strategic-merge-patch+json" to target "kube-apiserver")",
+          R"([patches] Applied patch of type "application/merge-patch+json" to target "kube-apiserver")",
+          R"([patches] Applied patch of type "application/json-patch+json" to target "kube-apiserver")"}));
 }
 
 TEST(ApplyPatchesTest, TargetWithoutPatchesIsUnchanged) {
@@ -141,15 +148,20 @@ TEST(ApplyPatchesTest, ApplyErrorsNameFileAndOperation) {
     EXPECT_TRUE(set.has_value()) << set.status().ToString();
     return ApplyPatches(*set, "kube-apiserver", ApiServerPod()).status().ToString();
   };
-  EXPECT_EQ(error("patches/kube-apiserver+json.yaml", "- op: replace\n  path: /spec/foo\n  value: 1\n"),
-            "patches/kube-apiserver+json.yaml: invalid JSON patch: operation 1 (\"replace\" /spec/foo): "
-            "path not found");
-  EXPECT_EQ(error("patches/kube-apiserver+json.yaml",
-                  "- op: add\n  path: /spec/x\n  value: 1\n- op: test\n  path: /spec/x\n  value: 2\n"),
-            "patches/kube-apiserver+json.yaml: invalid JSON patch: operation 2 (\"test\" /spec/x): test failed");
-  EXPECT_EQ(error("patches/kube-apiserver.yaml", "spec: {hostNetwork: true}\n---\nspec:\n  volumes:\n  - hostPath: {}\n"),
-            "patches/kube-apiserver.yaml: document 2: invalid strategic merge patch: at spec.volumes: "
-            "map {\"hostPath\":{}} does not contain declared merge key \"name\"");
+  EXPECT_EQ(
+      error("patches/kube-apiserver+json.yaml", "- op: replace\n  path: /spec/foo\n  value: 1\n"),
+      "patches/kube-apiserver+json.yaml: invalid JSON patch: operation 1 (\"replace\" /spec/foo): "
+      "path not found");
+  EXPECT_EQ(
+      error("patches/kube-apiserver+json.yaml",
+            "- op: add\n  path: /spec/x\n  value: 1\n- op: test\n  path: /spec/x\n  value: 2\n"),
+      "patches/kube-apiserver+json.yaml: invalid JSON patch: operation 2 (\"test\" /spec/x): test "
+      "failed");
+  EXPECT_EQ(
+      error("patches/kube-apiserver.yaml",
+            "spec: {hostNetwork: true}\n---\nspec:\n  volumes:\n  - hostPath: {}\n"),
+      "patches/kube-apiserver.yaml: document 2: invalid strategic merge patch: at spec.volumes: "
+      "map {\"hostPath\":{}} does not contain declared merge key \"name\"");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // A patched static Pod must still be a valid Pod: checks ApplyPatches' output with the independent
 // schema validator (tests/validator/validate.js, node + kubernetes-models).
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -7,12 +8,10 @@
 #include <fstream>
 #include <string>
 
-#include <gtest/gtest.h>
-
 #include "app/util/patches/patch_set.h"
+#include "tests/fakes/source_dir.h"
 #include "tests/fakes/temp_dir.h"
 #include "tests/util/patches/pod_fixture.h"
-#include "tests/fakes/source_dir.h"
 
 namespace kkadm::util::patches {
 namespace {
@@ -27,7 +26,8 @@ int Validate(const json& object, std::string* output) {
   kkadm::testing::TempDir dir;
   std::string file = dir.path() + "/object.json";
   std::ofstream(file) << object.dump();
-  std::string command = "node " + (ValidatorDir() / "validate.js").string() + " --stdin < " + file + " 2>&1";
+  std::string command =
+      "node " + (ValidatorDir() / "validate.js").string() + " --stdin < " + file + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return -1;
   char buf[4096];
@@ -56,11 +56,14 @@ class PatchedPodSchemaTest : public ::testing::Test {
 TEST_F(PatchedPodSchemaTest, PatchedPodIsStillValid) {
   json pod = Patched({
       {"p/kube-apiserver0.yaml",
-       "spec:\n  containers:\n  - name: kube-apiserver\n    resources:\n      limits: {memory: 1Gi}\n"
+       "spec:\n  containers:\n  - name: kube-apiserver\n    resources:\n      limits: {memory: "
+       "1Gi}\n"
        "    volumeMounts:\n    - {mountPath: /var/log/kubernetes, name: audit}\n"
-       "  volumes:\n  - name: audit\n    hostPath: {path: /var/log/kubernetes, type: DirectoryOrCreate}\n"},
+       "  volumes:\n  - name: audit\n    hostPath: {path: /var/log/kubernetes, type: "
+       "DirectoryOrCreate}\n"},
       {"p/kube-apiserver1+json.yaml",
-       "- {op: add, path: /spec/containers/0/command/-, value: --audit-log-path=/var/log/kubernetes/audit.log}\n"},
+       "- {op: add, path: /spec/containers/0/command/-, value: "
+       "--audit-log-path=/var/log/kubernetes/audit.log}\n"},
       {"p/kube-apiserver2+merge.yaml", "metadata:\n  labels:\n    audited: 'yes'\n"},
   });
   std::string output;
@@ -70,14 +73,17 @@ TEST_F(PatchedPodSchemaTest, PatchedPodIsStillValid) {
 
 TEST_F(PatchedPodSchemaTest, ValidatorCatchesAPatchThatBreaksThePod) {
   // goyaml.v2 reads `on` as true, so the env value becomes a boolean, as it would with kubeadm.
-  json pod = Patched({{"p/kube-apiserver.yaml",
-                       "spec:\n  containers:\n  - name: kube-apiserver\n    env:\n    - name: FEATURE\n"
-                       "      value: on\n    imagePullPolcy: Always\n"}});
+  json pod =
+      Patched({{"p/kube-apiserver.yaml",
+                "spec:\n  containers:\n  - name: kube-apiserver\n    env:\n    - name: FEATURE\n"
+                "      value: on\n    imagePullPolcy: Always\n"}});
   std::string output;
   EXPECT_EQ(Validate(pod, &output), 1) << output;
-  EXPECT_NE(output.find("<stdin>: INVALID: /spec/containers/0/env/0/value must be string"), std::string::npos)
+  EXPECT_NE(output.find("<stdin>: INVALID: /spec/containers/0/env/0/value must be string"),
+            std::string::npos)
       << output;
-  EXPECT_NE(output.find("<stdin>: INVALID: /spec/containers/0/imagePullPolcy unknown field"), std::string::npos)
+  EXPECT_NE(output.find("<stdin>: INVALID: /spec/containers/0/imagePullPolcy unknown field"),
+            std::string::npos)
       << output;
 }
 

@@ -60,8 +60,8 @@ TEST_F(PatcherTest, CheckNamesTheFileAndPrintsNothing) {
                                   "/spec/nodeName): path not found");
   EXPECT_TRUE(patcher.Check("etcd", [] { return Built({{"spec", {{"nodeName", "n"}}}}); }).ok());
   // A target without patches is not built.
-  EXPECT_TRUE(patcher.Check("kube-apiserver", []() -> Result<json> { return Internal("built"); })
-                  .ok());
+  EXPECT_TRUE(
+      patcher.Check("kube-apiserver", []() -> Result<json> { return Internal("built"); }).ok());
   EXPECT_EQ(out_.str(), "");
 }
 

@@ -37,7 +37,8 @@ spec:
   const json& c = out["spec"]["containers"][0];
   EXPECT_EQ(out["spec"]["containers"].size(), 1u);
   EXPECT_EQ(c["image"], "example.com/kube-apiserver:v1.32.1");
-  EXPECT_EQ(c["resources"], json::parse(R"({"requests":{"cpu":"250m"},"limits":{"memory":"1Gi"}})"));
+  EXPECT_EQ(c["resources"],
+            json::parse(R"({"requests":{"cpu":"250m"},"limits":{"memory":"1Gi"}})"));
   EXPECT_EQ(c["livenessProbe"]["httpGet"]["path"], "/livez");
   EXPECT_EQ(c["command"].size(), 3u);
 }
@@ -49,7 +50,8 @@ spec:
   - name: sidecar
     image: busybox
 )");
-  EXPECT_EQ(Names(out["spec"]["containers"]), (std::vector<std::string>{"sidecar", "kube-apiserver"}));
+  EXPECT_EQ(Names(out["spec"]["containers"]),
+            (std::vector<std::string>{"sidecar", "kube-apiserver"}));
 }
 
 TEST(StrategicMergeTest, MergesEnvByNameAndReplacesCommand) {
@@ -93,10 +95,12 @@ spec:
 )");
   const json& volumes = out["spec"]["volumes"];
   EXPECT_EQ(Names(volumes), (std::vector<std::string>{"ca-certs", "k8s-certs", "audit"}));
-  EXPECT_EQ(volumes[1]["hostPath"], json::parse(R"({"path":"/srv/pki","type":"DirectoryOrCreate"})"));
+  EXPECT_EQ(volumes[1]["hostPath"],
+            json::parse(R"({"path":"/srv/pki","type":"DirectoryOrCreate"})"));
   const json& mounts = out["spec"]["containers"][0]["volumeMounts"];
-  EXPECT_EQ(Names(mounts, "mountPath"),
-            (std::vector<std::string>{"/etc/ssl/certs", "/etc/kubernetes/pki", "/var/log/kubernetes"}));
+  EXPECT_EQ(
+      Names(mounts, "mountPath"),
+      (std::vector<std::string>{"/etc/ssl/certs", "/etc/kubernetes/pki", "/var/log/kubernetes"}));
   EXPECT_EQ(mounts[1]["readOnly"], false);
   EXPECT_EQ(mounts[1]["name"], "k8s-certs");
 }
@@ -169,7 +173,8 @@ spec:
   - operator: Exists
     effect: NoExecute
 )");
-  EXPECT_EQ(out["spec"]["tolerations"], json::parse(R"([{"operator":"Exists","effect":"NoExecute"}])"));
+  EXPECT_EQ(out["spec"]["tolerations"],
+            json::parse(R"([{"operator":"Exists","effect":"NoExecute"}])"));
 }
 
 TEST(StrategicMergeTest, ScalarMergeListsUnionAndParallelDeletion) {
@@ -223,7 +228,8 @@ spec:
       containers:
       - name: coredns
         image: example.com/coredns:v1.11.3
-)", kDeploymentType);
+)",
+                   kDeploymentType);
   EXPECT_EQ(out["spec"]["replicas"], 1);
   const json& c = out["spec"]["template"]["spec"]["containers"];
   ASSERT_EQ(c.size(), 1u);
@@ -244,7 +250,8 @@ clusterDNS: [10.96.0.53]
 authentication:
   webhook: {cacheTTL: 0s}
   anonymous: null
-)", "");
+)",
+                   "");
   EXPECT_EQ(out["clusterDNS"], json::parse(R"(["10.96.0.53"])"));
   EXPECT_EQ(out["authentication"], json::parse(R"({"webhook":{"enabled":true,"cacheTTL":"0s"}})"));
 }
@@ -255,11 +262,14 @@ TEST(StrategicMergeTest, Errors) {
     return out ? std::string("OK") : out.error().message();
   };
   EXPECT_EQ(error("spec:\n  containers:\n  - image: busybox\n"),
-            "at spec.containers: map {\"image\":\"busybox\"} does not contain declared merge key \"name\"");
+            "at spec.containers: map {\"image\":\"busybox\"} does not contain declared merge key "
+            "\"name\"");
   EXPECT_EQ(error("spec:\n  volumes:\n  - name: x\n    $patch: explode\n"),
-            "at spec.volumes: unknown patch type \"explode\" in map {\"$patch\":\"explode\",\"name\":\"x\"}");
-  EXPECT_EQ(error("spec:\n  containers:\n  - name: kube-apiserver\n    env:\n    - name: A\n    - 7\n"),
-            "at spec.containers[name=\"kube-apiserver\"].env: list element types are not identical");
+            "at spec.volumes: unknown patch type \"explode\" in map "
+            "{\"$patch\":\"explode\",\"name\":\"x\"}");
+  EXPECT_EQ(
+      error("spec:\n  containers:\n  - name: kube-apiserver\n    env:\n    - name: A\n    - 7\n"),
+      "at spec.containers[name=\"kube-apiserver\"].env: list element types are not identical");
   EXPECT_EQ(StrategicMergePatch(ApiServerPod(), json::array(), kPodType).error().message(),
             "a strategic merge patch must be a map, got []");
 }

@@ -3,10 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tests/util/servers/test_process.h"
 
@@ -35,11 +34,12 @@ class EchoServer {
              const TestPki* pki = nullptr)
       : dir_(work_dir) {
     WriteFile(dir_ + "/responses.json", nlohmann::json(responses).dump());
-    std::vector<std::string> argv = {"python3", ServersDir() + "/tls_echo.py",
-                                     "--port-file", dir_ + "/port", "--log", dir_ + "/requests.log",
-                                     "--responses", dir_ + "/responses.json"};
+    std::vector<std::string> argv = {
+        "python3", ServersDir() + "/tls_echo.py", "--port-file", dir_ + "/port",
+        "--log",   dir_ + "/requests.log",        "--responses", dir_ + "/responses.json"};
     if (mode != Mode::kPlain) {
-      argv.insert(argv.end(), {"--cert", pki->File("server.crt"), "--key", pki->File("server.key")});
+      argv.insert(argv.end(),
+                  {"--cert", pki->File("server.crt"), "--key", pki->File("server.key")});
     }
     if (mode == Mode::kMutualTls) {
       argv.push_back("--client-ca");
@@ -48,8 +48,10 @@ class EchoServer {
     process_ = std::make_unique<BackgroundProcess>(argv, dir_ + "/server.log");
     for (int i = 0; i < 3000 && port_ == 0; ++i) {
       std::string port = ReadFileOrEmpty(dir_ + "/port");
-      if (!port.empty()) port_ = std::stoi(port);
-      else std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (!port.empty())
+        port_ = std::stoi(port);
+      else
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     scheme_ = mode == Mode::kPlain ? "http" : "https";
   }

@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 #include <vector>
+
 #include "tests/fakes/source_dir.h"
 
 extern char** environ;
