@@ -54,7 +54,8 @@ TEST(ImagesTest, DisabledAddonsAndExternalEtcdAreLeftOut) {
   cfg.proxy.disabled = true;
   cfg.dns.disabled = true;
   cfg.etcd.local.reset();
-  cfg.etcd.external = ExternalEtcd{.endpoints = {"https://10.0.0.1:2379"}};
+  cfg.etcd.external = ExternalEtcd{
+      .endpoints = {"https://10.0.0.1:2379"}, .ca_file = "", .cert_file = "", .key_file = ""};
   EXPECT_EQ(ControlPlaneImages(cfg),
             (std::vector<std::string>{"registry.k8s.io/kube-apiserver:v1.32.0",
                                       "registry.k8s.io/kube-controller-manager:v1.32.0",

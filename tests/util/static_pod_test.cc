@@ -65,7 +65,8 @@ TEST(VolumesTest, ExtraVolumeOverridesDefaultAndAllSortByName) {
   AddVolume(volumes, "ca-certs", "/etc/ssl/certs", true, "DirectoryOrCreate");
   ASSERT_TRUE(AddExtraVolumes(volumes, {{.name = "k8s-certs",
                                          .host_path = "/srv/pki",
-                                         .mount_path = "/etc/kubernetes/pki"}})
+                                         .mount_path = "/etc/kubernetes/pki",
+                                         .path_type = ""}})
                   .ok());
   auto list = VolumesJson(volumes);
   ASSERT_EQ(list.size(), 2u);
@@ -79,7 +80,8 @@ TEST(VolumesTest, ExtraVolumeOverridesDefaultAndAllSortByName) {
 
 TEST(VolumesTest, RelativePathsAreRejected) {
   VolumeMap volumes;
-  Status status = AddExtraVolumes(volumes, {{.name = "v", .host_path = "/a", .mount_path = "b"}});
+  Status status = AddExtraVolumes(
+      volumes, {{.name = "v", .host_path = "/a", .mount_path = "b", .path_type = ""}});
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   EXPECT_TRUE(volumes.empty());
 }

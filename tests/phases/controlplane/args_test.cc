@@ -33,12 +33,16 @@ TEST(AuthorizationModesTest, KnownModesKeptInOrder) {
 }
 
 TEST(ControlPlaneVolumesTest, ExternalEtcdCertDirsSkipCoveredAndFoldNested) {
-  config::ExternalEtcd etcd{.ca_file = "/etc/etcd/ca.crt",
+  config::ExternalEtcd etcd{.endpoints = {},
+                            .ca_file = "/etc/etcd/ca.crt",
                             .cert_file = "/etc/etcd/client/c.crt",
                             .key_file = "/etc/kubernetes/pki/etcd-client.key"};
   EXPECT_EQ(ExternalEtcdCertDirs(etcd, "/etc/kubernetes/pki"),
             (std::vector<std::string>{"/etc/etcd"}));
-  etcd = {.ca_file = "/etc/ssl/certs/ca.pem", .cert_file = "c.crt", .key_file = "/b/k.key"};
+  etcd = {.endpoints = {},
+          .ca_file = "/etc/ssl/certs/ca.pem",
+          .cert_file = "c.crt",
+          .key_file = "/b/k.key"};
   EXPECT_EQ(ExternalEtcdCertDirs(etcd, "/etc/kubernetes/pki"), (std::vector<std::string>{"/b"}));
 }
 

@@ -69,13 +69,15 @@ TEST_F(ManifestsTest, V1beta4Golden) {
                     {"feature-gates", "A=false"},
                     {"service-cluster-ip-range", "10.100.0.0/16"}};
   api.extra_envs = {{"GODEBUG", "x509sha1=1"}, {"HTTPS_PROXY", "http://override:3128"}};
-  api.extra_volumes = {
-      {.name = "k8s-certs",
-       .host_path = "/srv/pki",
-       .mount_path = "/etc/kubernetes/pki",
-       .read_only = true,
-       .path_type = "Directory"},
-      {.name = "audit", .host_path = "/var/log/audit", .mount_path = "/var/log/audit"}};
+  api.extra_volumes = {{.name = "k8s-certs",
+                        .host_path = "/srv/pki",
+                        .mount_path = "/etc/kubernetes/pki",
+                        .read_only = true,
+                        .path_type = "Directory"},
+                       {.name = "audit",
+                        .host_path = "/var/log/audit",
+                        .mount_path = "/var/log/audit",
+                        .path_type = ""}};
   cfg_.cluster.controller_manager.extra_args = {{"flex-volume-plugin-dir", "/opt/flex"}};
   cfg_.cluster.networking.pod_subnet = "10.244.0.0/16";
   cfg_.cluster.etcd.local->extra_args = {{"quota-backend-bytes", "8589934592"}};
@@ -126,7 +128,7 @@ TEST_F(ManifestsTest, ManifestFileAndDirectoryModes) {
 
 TEST_F(ManifestsTest, RelativeExtraVolumeIsRejected) {
   cfg_.cluster.scheduler.extra_volumes = {
-      {.name = "bad", .host_path = "relative/dir", .mount_path = "/x"}};
+      {.name = "bad", .host_path = "relative/dir", .mount_path = "/x", .path_type = ""}};
   Status status =
       CreateControlPlaneManifest(kKubeScheduler, Input(), fs_, "/etc/kubernetes/manifests", {});
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);

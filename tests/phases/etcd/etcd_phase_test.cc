@@ -34,7 +34,8 @@ TEST_F(InitPhasesTest, EtcdExistingDataDirIsMadePrivate) {
 
 TEST_F(InitPhasesTest, EtcdExternalWritesNothing) {
   data_.cfg.cluster.etcd.local.reset();
-  data_.cfg.cluster.etcd.external = config::ExternalEtcd{.endpoints = {"https://10.0.0.1:2379"}};
+  data_.cfg.cluster.etcd.external = config::ExternalEtcd{
+      .endpoints = {"https://10.0.0.1:2379"}, .ca_file = "", .cert_file = "", .key_file = ""};
   ASSERT_TRUE(RunTree(NewEtcdPhase(data_)).ok());
   EXPECT_EQ(out_.str(), "");
   EXPECT_FALSE(fs_.Exists("/etc/kubernetes/manifests"));
