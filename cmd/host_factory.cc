@@ -93,4 +93,24 @@ Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Ma
                                      std::move(init), machine, *dir);
 }
 
+Result<NodeSeams> MakeNodeSeams(const std::string& rootfs, bool dry_run, const std::string& command,
+                                const std::string& manifest_dir, util::Machine& machine,
+                                util::Printer& printer) {
+  HostOptions options;
+  options.rootfs = rootfs;
+  options.dry_run = dry_run;
+  options.dry_run_name = command;
+  options.shown_dirs = {manifest_dir};
+  Result<std::unique_ptr<OwnedHost>> host = MakeHost(options, machine, printer);
+  if (!host) return host.error();
+  NodeSeams seams;
+  seams.host = std::move(*host);
+  if (dry_run) {
+    seams.waiter = std::make_unique<phases::DryRunWaiter>(printer);
+  } else {
+    seams.waiter = std::make_unique<phases::RealWaiter>(seams.host->host().clock, printer);
+  }
+  return seams;
+}
+
 }  // namespace kkadm::cmd

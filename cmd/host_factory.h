@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/host.h"
 #include "app/util/printer.h"
 #include "app/util/status.h"
@@ -52,5 +53,16 @@ Status SyncNodeFiles(OwnedHost* host, Status outcome);
 // `machine` must outlive the result.
 Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Machine& machine,
                                             util::Printer& printer);
+
+// What init and join, the commands that build a node, both start from: the host rooted at
+// `rootfs` (a dry run writes to an overlay named after `command` and shows the files written to
+// `manifest_dir`), and the control-plane waiter, real or dry-run.
+struct NodeSeams {
+  std::unique_ptr<OwnedHost> host;
+  std::unique_ptr<phases::Waiter> waiter;
+};
+Result<NodeSeams> MakeNodeSeams(const std::string& rootfs, bool dry_run, const std::string& command,
+                                const std::string& manifest_dir, util::Machine& machine,
+                                util::Printer& printer);
 
 }  // namespace kkadm::cmd

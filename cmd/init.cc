@@ -135,21 +135,13 @@ Status InitCommand::MakeInitData() {
 }
 
 Status InitCommand::MakeSeams() {
-  HostOptions options;
-  options.rootfs = context_.global.rootfs;
-  options.dry_run = data_.dry_run;
-  options.dry_run_name = "init";
-  options.shown_dirs = {data_.manifest_dir};
-  Result<std::unique_ptr<OwnedHost>> host = MakeHost(options, *machine_, printer_);
-  if (!host) return host.error();
-  host_ = std::move(*host);
+  Result<NodeSeams> seams = MakeNodeSeams(context_.global.rootfs, data_.dry_run, "init",
+                                          data_.manifest_dir, *machine_, printer_);
+  if (!seams) return seams.error();
+  host_ = std::move(seams->host);
+  waiter_ = std::move(seams->waiter);
   data_.host = &host_->host();
   data_.out = &printer_;
-  if (data_.dry_run) {
-    waiter_ = std::make_unique<phases::DryRunWaiter>(printer_);
-  } else {
-    waiter_ = std::make_unique<phases::RealWaiter>(data_.host->clock, printer_);
-  }
   data_.waiter = waiter_.get();
   return Status();
 }
