@@ -211,15 +211,11 @@ def main(argv):
     except ValueError as e:
         log("error: %s" % e)
         return 1
-    server = None
-    if int(cfg["healthzPort"]) > 0:
-        try:
-            server = _Server((cfg["healthzBindAddress"], int(cfg["healthzPort"])))
-        except OSError as e:
-            log("error: cannot serve healthz on %s:%s: %s" % (cfg["healthzBindAddress"], cfg["healthzPort"], e))
-            return 1
-        threading.Thread(target=server.serve_forever, args=(0.2,), daemon=True).start()
-        log("serving healthz on http://%s:%s/healthz" % (cfg["healthzBindAddress"], cfg["healthzPort"]))
+    try:
+        server = serve_healthz(cfg)
+    except OSError as e:
+        log("error: cannot serve healthz on %s:%s: %s" % (cfg["healthzBindAddress"], cfg["healthzPort"], e))
+        return 1
     log("node %s, rootfs %s, client CA %s" % (kubelet.name, rootfs.root or "/", cfg["clientCAFile"] or "(none)"))
     manager = None
     pod_path = flags.get("pod-manifest-path") or cfg["staticPodPath"]
@@ -227,6 +223,22 @@ def main(argv):
         log_dir = flags.get("sandbox-log") or rootfs.host("/var/log/pods")
         manager = static_pods.StaticPodManager(rootfs.host(pod_path), rootfs, repo, log_dir)
         log("watching static pod path %s" % rootfs.host(pod_path))
+    run_until_stopped(kubelet, manager, server, stop)
+    return 0
+
+
+def serve_healthz(cfg):
+    """The healthz server on the configuration's address, serving in a thread; None for port 0."""
+    if int(cfg["healthzPort"]) <= 0:
+        return None
+    server = _Server((cfg["healthzBindAddress"], int(cfg["healthzPort"])))
+    threading.Thread(target=server.serve_forever, args=(0.2,), daemon=True).start()
+    log("serving healthz on http://%s:%s/healthz" % (cfg["healthzBindAddress"], cfg["healthzPort"]))
+    return server
+
+
+def run_until_stopped(kubelet, manager, server, stop):
+    """The API loop in a thread and the static pods synced every 0.1 s until `stop`; then both end."""
     api = threading.Thread(target=kubelet.api_loop, daemon=True)
     api.start()
     while not stop.is_set():
@@ -243,7 +255,6 @@ def main(argv):
         server.shutdown()
     api.join(3)
     log("stopped")
-    return 0
 
 
 if __name__ == "__main__":

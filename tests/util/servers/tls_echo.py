@@ -17,7 +17,7 @@ import threading
 import time
 
 
-def main():
+def parse_args():
     p = argparse.ArgumentParser()
     p.add_argument("--port-file", required=True)
     p.add_argument("--log", required=True)
@@ -25,8 +25,11 @@ def main():
     p.add_argument("--cert")
     p.add_argument("--key")
     p.add_argument("--client-ca")
-    args = p.parse_args()
-    with open(args.responses) as f:
+    return p.parse_args()
+
+
+def load_responses(path):
+    with open(path) as f:
         responses = json.load(f)
     # Refuse a malformed script up front: otherwise every request dies with an exception in the
     # handler and the client only sees the connection closed ("Empty reply from server").
@@ -34,6 +37,23 @@ def main():
             or not all(isinstance(r, dict) for r in responses)):
         sys.exit("tls_echo.py: --responses must hold a non-empty JSON list of objects, got: "
                  + json.dumps(responses)[:200])
+    return responses
+
+
+def client_cn(connection):
+    """The subject CN of the TLS client's certificate, or "" (plain HTTP, no certificate)."""
+    if not hasattr(connection, "getpeercert"):
+        return ""
+    cn = ""
+    for rdn in (connection.getpeercert() or {}).get("subject", ()):
+        for key, value in rdn:
+            if key == "commonName":
+                cn = value
+    return cn
+
+
+def make_handler(responses, log_path):
+    """A handler answering request n with responses[n] (the last repeats), logging each."""
     lock = threading.Lock()
     counter = [0]
 
@@ -43,20 +63,14 @@ def main():
         def handle_any(self):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length).decode() if length else ""
-            cn = ""
-            if hasattr(self.connection, "getpeercert"):
-                cert = self.connection.getpeercert() or {}
-                for rdn in cert.get("subject", ()):
-                    for key, value in rdn:
-                        if key == "commonName":
-                            cn = value
             with lock:
                 n = counter[0]
                 counter[0] += 1
-                with open(args.log, "a") as log:
+                with open(log_path, "a") as log:
                     log.write(json.dumps({"method": self.command, "path": self.path,
                                           "headers": {k.lower(): v for k, v in self.headers.items()},
-                                          "body": body, "client_cn": cn}) + "\n")
+                                          "body": body,
+                                          "client_cn": client_cn(self.connection)}) + "\n")
             r = responses[min(n, len(responses) - 1)]
             time.sleep(r.get("delay", 0))
             body_out = r.get("body", "")
@@ -73,7 +87,13 @@ def main():
         def log_message(self, *unused):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    return Handler
+
+
+def main():
+    args = parse_args()
+    handler = make_handler(load_responses(args.responses), args.log)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     if args.cert:
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
