@@ -13,6 +13,9 @@
 #include "app/util/init_system_announcing.h"
 #include "app/util/init_system_dry_run.h"
 #include "app/util/init_system_systemd.h"
+#include "app/util/mounter_real.h"
+#include "app/util/terminal_real.h"
+#include "app/util/tree_remover_real.h"
 
 namespace kkadm::cmd {
 namespace {
@@ -51,17 +54,16 @@ Result<std::string> MakeDryRunDir(const std::string& name) {
 
 }  // namespace
 
-OwnedHost::OwnedHost(std::unique_ptr<util::FileSystem> node_fs,
-                     std::unique_ptr<util::FileSystem> fs,
-                     std::unique_ptr<util::InitSystem> real_init,
-                     std::unique_ptr<util::InitSystem> init, util::Machine& machine,
-                     std::string dry_run_dir)
-    : node_fs_(std::move(node_fs)),
-      fs_(std::move(fs)),
-      real_init_(std::move(real_init)),
-      init_(std::move(init)),
-      dry_run_dir_(std::move(dry_run_dir)),
-      host_{fs_ ? *fs_ : *node_fs_, init_ ? *init_ : *real_init_, util::RealClock(), machine} {}
+OwnedHost::OwnedHost(Parts parts, util::Machine& machine, util::Terminal& terminal)
+    : parts_(std::move(parts)),
+      host_{parts_.dry_run_fs ? *parts_.dry_run_fs : *parts_.node_fs,
+            parts_.init ? *parts_.init : *parts_.real_init,
+            util::RealClock(),
+            machine,
+            parts_.dry_run_mounter ? *parts_.dry_run_mounter : *parts_.real_mounter,
+            *parts_.remover,
+            parts_.terminal ? *parts_.terminal : terminal,
+            network_} {}
 
 Status SyncNodeFiles(OwnedHost* host, Status outcome) {
   if (host == nullptr) return outcome;
@@ -70,27 +72,33 @@ Status SyncNodeFiles(OwnedHost* host, Status outcome) {
 }
 
 Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Machine& machine,
-                                            util::Printer& printer) {
+                                            util::Printer& printer, util::Terminal* terminal) {
   KKADM_RETURN_IF_ERROR(CheckRootfs(options.rootfs));
-  auto real_init = util::NewSystemdInitSystem("");
+  OwnedHost::Parts parts;
+  parts.real_init = util::NewSystemdInitSystem("");
+  parts.real_mounter = std::make_unique<util::RealMounter>(options.rootfs, printer);
+  if (terminal == nullptr) parts.terminal = std::make_unique<util::RealTerminal>();
   if (!options.dry_run) {
-    auto node_fs = std::make_unique<util::RealFileSystem>(options.rootfs,
-                                                          util::RealFileSystem::Writes::kBehind);
-    std::unique_ptr<util::InitSystem> announcing;
+    parts.node_fs = std::make_unique<util::RealFileSystem>(options.rootfs,
+                                                           util::RealFileSystem::Writes::kBehind);
     if (!options.announce_services_as.empty()) {
-      announcing = std::make_unique<util::AnnouncingInitSystem>(*real_init, printer,
+      parts.init = std::make_unique<util::AnnouncingInitSystem>(*parts.real_init, printer,
                                                                 options.announce_services_as);
     }
-    return std::make_unique<OwnedHost>(std::move(node_fs), nullptr, std::move(real_init),
-                                       std::move(announcing), machine, "");
+    parts.remover = std::make_unique<util::RealTreeRemover>(options.rootfs, printer);
+  } else {
+    parts.node_fs = std::make_unique<util::RealFileSystem>(options.rootfs);
+    Result<std::string> dir = MakeDryRunDir(options.dry_run_name);
+    if (!dir) return dir.error();
+    parts.dry_run_dir = *dir;
+    parts.dry_run_fs =
+        std::make_unique<util::DryRunFileSystem>(*parts.node_fs, *dir, printer, options.shown_dirs);
+    parts.init = std::make_unique<util::DryRunInitSystem>(printer, parts.real_init.get());
+    parts.dry_run_mounter = std::make_unique<util::DryRunMounter>(*parts.real_mounter, printer);
+    parts.remover = std::make_unique<util::DryRunTreeRemover>(printer);
   }
-  auto node_fs = std::make_unique<util::RealFileSystem>(options.rootfs);
-  Result<std::string> dir = MakeDryRunDir(options.dry_run_name);
-  if (!dir) return dir.error();
-  auto fs = std::make_unique<util::DryRunFileSystem>(*node_fs, *dir, printer, options.shown_dirs);
-  auto init = std::make_unique<util::DryRunInitSystem>(printer, real_init.get());
-  return std::make_unique<OwnedHost>(std::move(node_fs), std::move(fs), std::move(real_init),
-                                     std::move(init), machine, *dir);
+  util::Terminal& user = terminal != nullptr ? *terminal : *parts.terminal;
+  return std::make_unique<OwnedHost>(std::move(parts), machine, user);
 }
 
 Result<NodeSeams> MakeNodeSeams(const std::string& rootfs, bool dry_run, const std::string& command,

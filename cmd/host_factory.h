@@ -9,6 +9,7 @@
 
 #include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/host.h"
+#include "app/util/network.h"
 #include "app/util/printer.h"
 #include "app/util/status.h"
 
@@ -25,22 +26,27 @@ struct HostOptions {
   std::string announce_services_as;
 };
 
-// Owns the seams; host() hands out the bundle of references phases use.
+// The seams of one command run, owned; host() hands out the bundle of references phases use.
 class OwnedHost {
  public:
-  OwnedHost(std::unique_ptr<util::FileSystem> node_fs, std::unique_ptr<util::FileSystem> fs,
-            std::unique_ptr<util::InitSystem> real_init, std::unique_ptr<util::InitSystem> init,
-            util::Machine& machine, std::string dry_run_dir);
+  // What MakeHost builds: the real seams, and for a dry run the ones phases use instead (null
+  // when the real one is used).
+  struct Parts {
+    std::unique_ptr<util::FileSystem> node_fs, dry_run_fs;
+    std::unique_ptr<util::InitSystem> real_init, init;
+    std::unique_ptr<util::Mounter> real_mounter, dry_run_mounter;
+    std::unique_ptr<util::TreeRemover> remover;
+    std::unique_ptr<util::Terminal> terminal;  // null: the caller's
+    std::string dry_run_dir;
+  };
+  OwnedHost(Parts parts, util::Machine& machine, util::Terminal& terminal);
   util::Host& host() { return host_; }
   // The host directory dry-run writes went to; empty when not a dry run.
-  const std::string& dry_run_dir() const { return dry_run_dir_; }
+  const std::string& dry_run_dir() const { return parts_.dry_run_dir; }
 
  private:
-  std::unique_ptr<util::FileSystem> node_fs_;
-  std::unique_ptr<util::FileSystem> fs_;
-  std::unique_ptr<util::InitSystem> real_init_;
-  std::unique_ptr<util::InitSystem> init_;
-  std::string dry_run_dir_;
+  Parts parts_;
+  util::RealNetwork network_;
   util::Host host_;
 };
 
@@ -50,9 +56,10 @@ Status SyncNodeFiles(OwnedHost* host, Status outcome);
 
 // InvalidArgument when --rootfs is not an existing directory. In dry-run, the overlay directory is
 // $KKADM_<NAME>_DRYRUN_DIR if set, else a fresh directory under $TMPDIR (never under the node).
-// `machine` must outlive the result.
+// `machine` and `terminal` (null: the process's own terminal) must outlive the result.
 Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Machine& machine,
-                                            util::Printer& printer);
+                                            util::Printer& printer,
+                                            util::Terminal* terminal = nullptr);
 
 // What init and join, the commands that build a node, both start from: the host rooted at
 // `rootfs` (a dry run writes to an overlay named after `command` and shows the files written to

@@ -9,27 +9,26 @@
 #include "app/config/defaults.h"
 #include "app/config/encode.h"
 #include "app/config/make_config.h"
-#include "app/phases/addons/addons_phase.h"
-#include "app/phases/bootstraptoken/bootstrap_token_phase.h"
-#include "app/phases/certs/certs_phase.h"
-#include "app/phases/controlplane/control_plane_phase.h"
-#include "app/phases/etcd/etcd_phase.h"
-#include "app/phases/kubeconfig/kubeconfig_phase.h"
-#include "app/phases/kubelet/kubelet_start_phase.h"
-#include "app/phases/kubeletfinalize/kubelet_finalize_phase.h"
-#include "app/phases/markcontrolplane/mark_control_plane_phase.h"
-#include "app/phases/preflight/preflight_phase.h"
+#include "app/phases/init/addon_phase.h"
+#include "app/phases/init/bootstrap_token_phase.h"
+#include "app/phases/init/certs_phase.h"
+#include "app/phases/init/control_plane_phase.h"
+#include "app/phases/init/etcd_phase.h"
+#include "app/phases/init/kubeconfig_phase.h"
+#include "app/phases/init/kubelet_finalize_phase.h"
+#include "app/phases/init/kubelet_start_phase.h"
+#include "app/phases/init/mark_control_plane_phase.h"
+#include "app/phases/init/preflight_phase.h"
+#include "app/phases/init/show_join_command_phase.h"
+#include "app/phases/init/upload_certs_phase.h"
+#include "app/phases/init/upload_config_phase.h"
+#include "app/phases/init/wait_control_plane_phase.h"
 #include "app/phases/preflight/run_checks.h"
-#include "app/phases/showjoincommand/show_join_command_phase.h"
-#include "app/phases/uploadcerts/upload_certs_phase.h"
-#include "app/phases/uploadconfig/upload_config_phase.h"
-#include "app/phases/waitcontrolplane/wait_control_plane_phase.h"
-#include "app/util/http_client.h"
 #include "app/util/kube_client_dry_run.h"
 #include "app/util/machine_real.h"
+#include "app/util/network.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
-#include "cmd/kube_client_factory.h"
 #include "cmd/root.h"
 
 namespace kkadm::cmd {
@@ -117,13 +116,6 @@ Status InitCommand::MakeInitData() {
   data_.cluster_config_yaml = [this] {
     return config::EncodeClusterConfiguration(data_.cfg.cluster);
   };
-  data_.http_get = [](const std::string& url) -> Result<std::string> {
-    Result<util::HttpResponse> response = util::NewHttpClient({})->Get(url);
-    if (!response) return response.error();
-    if (response->status != 200)
-      return Unavailable(fmt::format("GET {}: HTTP {}", url, response->status));
-    return response->body;
-  };
   data_.client = [this] { return Client(data_.admin_kubeconfig_path, admin_client_); };
   data_.super_admin_client = [this] {
     return Client(data_.kubeconfig_dir + "/super-admin.conf", super_admin_client_);
@@ -150,8 +142,9 @@ Result<util::KubeClient*> InitCommand::Client(const std::string& kubeconfig,
                                               std::unique_ptr<util::KubeClient>& slot) {
   if (!slot && data_.dry_run) slot = std::make_unique<util::DryRunKubeClient>(printer_);
   if (!slot) {
-    auto client = NewKubeClientFromKubeconfig(data_.fs(), kubeconfig, data_.host->clock,
-                                              data_.cfg.timeouts.kubernetes_api_call);
+    auto client = util::KubeClientFromKubeconfigFile(
+        data_.host->net, data_.fs(), kubeconfig,
+        {.clock = data_.host->clock, .api_call = data_.cfg.timeouts.kubernetes_api_call});
     if (!client) return client.error();
     slot = std::move(*client);
   }

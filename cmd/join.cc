@@ -11,23 +11,24 @@
 #include <sstream>
 
 #include "app/config/make_config.h"
+#include "app/phases/discovery/join_cluster.h"
+#include "app/phases/etcd/etcd_join.h"
 #include "app/phases/join/check_etcd_phase.h"
 #include "app/phases/join/control_plane_join_phase.h"
 #include "app/phases/join/control_plane_prepare_phase.h"
-#include "app/phases/join/join_cluster.h"
 #include "app/phases/join/kubelet_start_phase.h"
 #include "app/phases/join/preflight_phase.h"
 #include "app/phases/join/wait_control_plane_phase.h"
 #include "app/phases/kubeconfig/kubeconfig_files.h"
+#include "app/phases/kubelet/kubelet_bootstrap.h"
 #include "app/phases/preflight/run_checks.h"
 #include "app/util/file_system_real.h"
-#include "app/util/http_client.h"
 #include "app/util/kube_client_dry_run.h"
 #include "app/util/kube_client_real.h"
 #include "app/util/machine_real.h"
+#include "app/util/network.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
-#include "cmd/kube_client_factory.h"
 #include "cmd/root.h"
 
 namespace kkadm::cmd {
@@ -178,8 +179,10 @@ Status JoinCommand::MakeSeams() {
     kubelet_bootstrap_ = std::make_unique<phases::DryRunKubeletBootstrapWaiter>(printer_);
     etcd_ = std::make_unique<phases::DryRunEtcdJoiner>(printer_);
   } else {
-    kubelet_bootstrap_ = std::make_unique<phases::RealKubeletBootstrapWaiter>(data_);
-    etcd_ = std::make_unique<phases::RealEtcdJoiner>(data_);
+    kubelet_bootstrap_ =
+        std::make_unique<phases::RealKubeletBootstrapWaiter>(*data_.host, printer_);
+    etcd_ = std::make_unique<phases::RealEtcdJoiner>(*data_.host, printer_,
+                                                     [this] { return AdminClient(); });
   }
   data_.waiter = waiter_.get();
   data_.kubelet_bootstrap = kubelet_bootstrap_.get();
@@ -192,32 +195,16 @@ void JoinCommand::SetClients() {
   data_.bootstrap_client = [this] { return BootstrapClient(); };
   data_.client = [this] { return AdminClient(); };
   data_.local_api_client = [this] { return LocalApiClient(); };
-  data_.client_from_kubeconfig = [this](const std::string& path) {
-    return NewKubeClientFromKubeconfig(data_.fs(), path, data_.host->clock,
-                                       data_.cfg.timeouts.kubernetes_api_call);
-  };
-  data_.http_get = [](const std::string& url) -> Result<std::string> {
-    Result<util::HttpResponse> response = util::NewHttpClient({})->Get(url);
-    if (!response) return response.error();
-    if (response->status != 200)
-      return Unavailable(fmt::format("GET {}: HTTP {}", url, response->status));
-    return response->body;
-  };
-  data_.etcd_client = [](util::EtcdClientConfig config) {
-    return std::make_unique<util::EtcdClient>(std::move(config));
-  };
 }
 
 Result<phases::JoinCluster*> JoinCommand::Cluster() {
   if (!cluster_) {
-    phases::JoinClusterEnv env{
-        {[](const util::HttpClientOptions& o) { return util::NewHttpClient(o); }, data_.host->clock,
-         printer_},
-        [](const util::KubeClientConfig& c) -> std::unique_ptr<util::KubeClient> {
-          return std::make_unique<util::RealKubeClient>(c);
-        },
-        ReadLocalFile,
-        data_.fs()};
+    util::Network& net = data_.host->net;
+    phases::JoinClusterEnv env{{[&net](const util::HttpClientOptions& o) { return net.Http(o); },
+                                data_.host->clock, printer_},
+                               [&net](const util::KubeClientConfig& c) { return net.Kube(c); },
+                               ReadLocalFile,
+                               data_.fs()};
     cluster_ = phases::DiscoverJoinCluster(data_.cfg, data_.discovery_endpoints,
                                            data_.admin_kubeconfig_path(), env);
   }
@@ -233,7 +220,7 @@ Result<util::KubeClient*> JoinCommand::BootstrapClient() {
     if (!config) return config.error().Wrap("unable to access the cluster");
     config->clock = &data_.host->clock;
     config->retry_timeout = data_.cfg.timeouts.kubernetes_api_call;
-    bootstrap_client_ = std::make_unique<util::RealKubeClient>(std::move(*config));
+    bootstrap_client_ = data_.host->net.Kube(std::move(*config));
   }
   return bootstrap_client_.get();
 }
@@ -242,9 +229,9 @@ Result<util::KubeClient*> JoinCommand::AdminClient() {
   if (!admin_client_ && data_.dry_run)
     admin_client_ = std::make_unique<util::DryRunKubeClient>(printer_);
   if (!admin_client_) {
-    auto client =
-        NewKubeClientFromKubeconfig(data_.fs(), data_.admin_kubeconfig_path(), data_.host->clock,
-                                    data_.cfg.timeouts.kubernetes_api_call);
+    auto client = util::KubeClientFromKubeconfigFile(
+        data_.host->net, data_.fs(), data_.admin_kubeconfig_path(),
+        {.clock = data_.host->clock, .api_call = data_.cfg.timeouts.kubernetes_api_call});
     if (!client) return client.error();
     admin_client_ = std::move(*client);
   }
@@ -264,8 +251,7 @@ Result<std::unique_ptr<util::KubeClient>> JoinCommand::LocalApiClient() {
   config->clock = &data_.host->clock;
   // One attempt per probe: the caller polls.
   config->retry_timeout = std::chrono::milliseconds(0);
-  return std::unique_ptr<util::KubeClient>(
-      std::make_unique<util::RealKubeClient>(std::move(*config)));
+  return data_.host->net.Kube(std::move(*config));
 }
 
 Result<std::vector<std::string>> JoinCommand::ResolveSkipPhases(

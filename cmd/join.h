@@ -6,9 +6,9 @@
 #include <memory>
 #include <optional>
 
-#include "app/phases/join/etcd_join.h"
+#include "app/phases/etcd/etcd_join.h"
 #include "app/phases/join/join_data.h"
-#include "app/phases/join/kubelet_bootstrap.h"
+#include "app/phases/kubelet/kubelet_bootstrap.h"
 #include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"

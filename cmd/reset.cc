@@ -11,16 +11,14 @@
 #include "app/phases/bootstraptoken/join_facts.h"
 #include "app/phases/preflight/run_checks.h"
 #include "app/phases/reset/cleanup_node_phase.h"
+#include "app/phases/reset/preflight_phase.h"
 #include "app/phases/reset/remove_etcd_member_phase.h"
-#include "app/phases/reset/reset_preflight_phase.h"
-#include "app/phases/reset/reset_summary.h"
 #include "app/util/machine_real.h"
-#include "app/util/mounter_real.h"
+#include "app/util/network.h"
 #include "app/util/terminal_real.h"
-#include "app/util/tree_remover_real.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
-#include "cmd/kube_client_factory.h"
+#include "cmd/reset_summary.h"
 #include "cmd/root.h"
 
 namespace kkadm::cmd {
@@ -107,26 +105,18 @@ Status ResetCommand::MakeSeams() {
   options.dry_run = dry_run;
   options.dry_run_name = "reset";
   options.announce_services_as = "reset";
-  Result<std::unique_ptr<OwnedHost>> host = MakeHost(options, *seams_.machine, printer_);
+  Result<std::unique_ptr<OwnedHost>> host =
+      MakeHost(options, *seams_.machine, printer_, seams_.terminal.get());
   if (!host) return host.error();
   host_ = std::move(*host);
-  real_mounter_ = std::make_unique<util::RealMounter>(context_.global.rootfs, printer_);
-  if (dry_run) {
-    mounter_ = std::make_unique<util::DryRunMounter>(*real_mounter_, printer_);
-    remover_ = std::make_unique<util::DryRunTreeRemover>(printer_);
-    etcd_ = std::make_unique<phases::reset::DryRunEtcdMemberRemover>(printer_);
-  } else {
-    remover_ = std::make_unique<util::RealTreeRemover>(context_.global.rootfs, printer_);
-    etcd_ =
-        std::make_unique<phases::reset::RealEtcdMemberRemover>([](util::EtcdClientConfig config) {
-          return std::make_unique<util::EtcdClient>(std::move(config));
-        });
-  }
   data_.host = &host_->host();
   data_.out = &printer_;
-  data_.terminal = seams_.terminal.get();
-  data_.mounter = mounter_ ? mounter_.get() : real_mounter_.get();
-  data_.remover = remover_.get();
+  data_.dry_run = dry_run;
+  if (dry_run) {
+    etcd_ = std::make_unique<phases::reset::DryRunEtcdMemberRemover>(printer_);
+  } else {
+    etcd_ = std::make_unique<phases::reset::RealEtcdMemberRemover>(data_.host->net);
+  }
   data_.etcd = etcd_.get();
   return Status();
 }
@@ -142,8 +132,9 @@ void ResetCommand::FetchClusterConfiguration() {
   printer_.Line("reset",
                 "FYI: You can look at this config file with 'kubectl -n kube-system get cm "
                 "kubeadm-config -o yaml'");
-  auto client = NewKubeClientFromKubeconfig(fs, options_.kubeconfig_path, data_.host->clock,
-                                            kApiRetryTimeout, kApiRequestTimeout);
+  auto client = util::KubeClientFromKubeconfigFile(
+      data_.host->net, fs, options_.kubeconfig_path,
+      {.clock = data_.host->clock, .api_call = kApiRetryTimeout, .request = kApiRequestTimeout});
   Result<config::ClusterConfiguration> cluster =
       client ? phases::FetchClusterConfiguration(**client)
              : Result<config::ClusterConfiguration>(client.error());
@@ -174,10 +165,10 @@ void ResetCommand::Done(const Status& status, const std::string& failed_phase) {
   }
   // kubeadm prints its instructions after the whole workflow, not after a single phase.
   if (command_ != nullptr && !command_->got_subcommand("phase")) {
-    printer_.Raw(phases::reset::CleanupInstructions(data_.cleanup_cni));
+    printer_.Raw(CleanupInstructions(data_.cleanup_cni));
   }
   if (data_.left_behind.empty()) return;
-  printer_.Raw(phases::reset::LeftBehindReport(data_.left_behind));
+  printer_.Raw(LeftBehindReport(data_.left_behind));
   printer_.stream().flush();
   context_.status = FailedPrecondition(
       fmt::format("reset is incomplete: {} item(s) could not be cleaned up (listed above)",

@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "app/phases/reset/etcd_member.h"
+#include "app/phases/etcd/etcd_member_removal.h"
 #include "app/phases/reset/reset_data.h"
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
@@ -47,9 +47,6 @@ class ResetCommand {
   phases::ResetData data_;
   ResetSeams seams_;
   std::unique_ptr<OwnedHost> host_;
-  std::unique_ptr<util::Mounter> real_mounter_;
-  std::unique_ptr<util::Mounter> mounter_;
-  std::unique_ptr<util::TreeRemover> remover_;
   std::unique_ptr<phases::reset::EtcdMemberRemover> etcd_;
   CLI::App* command_ = nullptr;
   workflow::FlagSet flags_;

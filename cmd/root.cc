@@ -12,12 +12,12 @@
 
 #include "app/util/file_system_real.h"
 #include "app/util/machine_real.h"
+#include "app/util/network.h"
 #include "cmd/config.h"
 #include "cmd/context.h"
 #include "cmd/images.h"
 #include "cmd/init.h"
 #include "cmd/join.h"
-#include "cmd/kube_client_factory.h"
 #include "cmd/release_versions.h"
 #include "cmd/reset.h"
 #include "cmd/token.h"
@@ -60,8 +60,8 @@ TokenCommandDeps TokenDeps(CommandContext& context) {
     return **node_fs;
   };
   deps.client_factory = [fs = deps.fs](const std::string& kubeconfig) {
-    return NewKubeClientFromKubeconfig(fs(), kubeconfig, util::RealClock(),
-                                       std::chrono::minutes(1));
+    static util::RealNetwork net;
+    return util::KubeClientFromKubeconfigFile(net, fs(), kubeconfig, {.clock = util::RealClock()});
   };
   return deps;
 }

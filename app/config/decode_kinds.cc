@@ -53,6 +53,18 @@ void DecodeJoinControlPlane(FieldReader& parent, JoinConfiguration& out) {
   out.control_plane = std::move(cp);
 }
 
+// The fields InitConfiguration and JoinConfiguration share after their own: skipPhases, patches,
+// and v1beta4's dryRun and timeouts.
+template <class Config>
+void DecodeRunFields(FieldReader& r, Config& cfg) {
+  r.StringList("skipPhases", cfg.skip_phases);
+  DecodePatches(r, cfg.patches_directory);
+  if (r.context().v1beta4()) {
+    r.Bool("dryRun", cfg.dry_run);
+    DecodeTimeouts(r, cfg.timeouts);
+  }
+}
+
 }  // namespace
 
 InitConfiguration DecodeInitConfiguration(const Json& doc, DecodeContext& context) {
@@ -64,12 +76,7 @@ InitConfiguration DecodeInitConfiguration(const Json& doc, DecodeContext& contex
   DecodeNodeRegistration(r, "nodeRegistration", cfg.node_registration);
   DecodeAPIEndpoint(r, "localAPIEndpoint", cfg.local_api_endpoint);
   r.String("certificateKey", cfg.certificate_key);
-  r.StringList("skipPhases", cfg.skip_phases);
-  DecodePatches(r, cfg.patches_directory);
-  if (context.v1beta4()) {
-    r.Bool("dryRun", cfg.dry_run);
-    DecodeTimeouts(r, cfg.timeouts);
-  }
+  DecodeRunFields(r, cfg);
   r.Finish();
   return cfg;
 }
@@ -83,12 +90,7 @@ JoinConfiguration DecodeJoinConfiguration(const Json& doc, DecodeContext& contex
   r.String("caCertPath", cfg.ca_cert_path);
   DecodeDiscovery(r, cfg);
   DecodeJoinControlPlane(r, cfg);
-  r.StringList("skipPhases", cfg.skip_phases);
-  DecodePatches(r, cfg.patches_directory);
-  if (context.v1beta4()) {
-    r.Bool("dryRun", cfg.dry_run);
-    DecodeTimeouts(r, cfg.timeouts);
-  }
+  DecodeRunFields(r, cfg);
   r.Finish();
   return cfg;
 }

@@ -62,4 +62,17 @@ std::vector<std::string> MergePreflightErrors(
     const std::vector<std::string>& file_values,
     const std::optional<std::vector<std::string>>& flag_values);
 
+// The flags `kkadm init` and `kkadm join` bind alike: the node's name and CRI socket, --patches,
+// --dry-run, --skip-phases, and --ignore-preflight-errors merged with the file's.
+template <class Flags, class Config>
+void ApplyNodeRunFlags(const Flags& flags, Config& cfg) {
+  OverrideIfSet(cfg.node_registration.name, flags.node_name);
+  OverrideIfSet(cfg.node_registration.cri_socket, flags.cri_socket);
+  OverrideIfSet(cfg.patches_directory, flags.patches);
+  OverrideIfSet(cfg.dry_run, flags.dry_run);
+  OverrideIfSet(cfg.skip_phases, flags.skip_phases);
+  cfg.node_registration.ignore_preflight_errors = MergePreflightErrors(
+      cfg.node_registration.ignore_preflight_errors, flags.ignore_preflight_errors);
+}
+
 }  // namespace kkadm::config

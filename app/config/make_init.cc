@@ -60,14 +60,8 @@ Status ApplyClusterFlags(const InitFlags& flags, ClusterConfiguration& cluster) 
 Status ApplyInitFlags(const InitFlags& flags, InitConfiguration& cfg) {
   OverrideIfSet(cfg.local_api_endpoint.advertise_address, flags.apiserver_advertise_address);
   OverrideIfSet(cfg.local_api_endpoint.bind_port, flags.apiserver_bind_port);
-  OverrideIfSet(cfg.node_registration.name, flags.node_name);
   OverrideIfSet(cfg.certificate_key, flags.certificate_key);
-  OverrideIfSet(cfg.node_registration.cri_socket, flags.cri_socket);
-  OverrideIfSet(cfg.patches_directory, flags.patches);
-  OverrideIfSet(cfg.dry_run, flags.dry_run);
-  OverrideIfSet(cfg.skip_phases, flags.skip_phases);
-  cfg.node_registration.ignore_preflight_errors = MergePreflightErrors(
-      cfg.node_registration.ignore_preflight_errors, flags.ignore_preflight_errors);
+  ApplyNodeRunFlags(flags, cfg);
   KKADM_RETURN_IF_ERROR(ApplyTokenFlags(flags, cfg));
   return ApplyClusterFlags(flags, cfg.cluster);
 }

@@ -50,16 +50,6 @@ void ApplyControlPlaneFlags(const JoinFlags& flags, JoinConfiguration& cfg,
   OverrideIfSet(cfg.control_plane->certificate_key, flags.certificate_key);
 }
 
-void ApplyNodeFlags(const JoinFlags& flags, JoinConfiguration& cfg) {
-  OverrideIfSet(cfg.node_registration.name, flags.node_name);
-  OverrideIfSet(cfg.node_registration.cri_socket, flags.cri_socket);
-  OverrideIfSet(cfg.patches_directory, flags.patches);
-  OverrideIfSet(cfg.dry_run, flags.dry_run);
-  OverrideIfSet(cfg.skip_phases, flags.skip_phases);
-  cfg.node_registration.ignore_preflight_errors = MergePreflightErrors(
-      cfg.node_registration.ignore_preflight_errors, flags.ignore_preflight_errors);
-}
-
 }  // namespace
 
 Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file,
@@ -89,7 +79,7 @@ Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file
     ApplyDiscoveryFlags(flags, out.cfg);
     ApplyControlPlaneFlags(flags, out.cfg, out.warnings);
   }
-  ApplyNodeFlags(flags, out.cfg);
+  ApplyNodeRunFlags(flags, out.cfg);
   KKADM_RETURN_IF_ERROR(SetJoinDefaults(out.cfg, machine));
   KKADM_RETURN_IF_ERROR(ValidateJoinConfiguration(out.cfg, origin, machine, out.warnings));
   return out;

@@ -5,11 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/util/patch_type.h"
 #include "app/util/status.h"
 
 namespace kkadm::util {
-
-enum class PatchType { kJson, kMerge, kStrategic };
 
 // Errors carry the API server's Status reason in their message ("configmaps \"x\" not found") and
 // map HTTP codes to StatusCode: 404 kNotFound, 409 AlreadyExists kAlreadyExists, 409 Conflict

@@ -100,18 +100,22 @@ Status StatusFromApiResponse(long http_status, const std::string& body) {
   return Status(CodeFor(http_status, reason), message);
 }
 
-RealKubeClient::RealKubeClient(KubeClientConfig config)
-    : config_(std::move(config)), clock_(config_.clock != nullptr ? config_.clock : &RealClock()) {
+HttpClientOptions HttpOptionsFor(const KubeClientConfig& config) {
   HttpClientOptions options;
-  options.ca_pem = config_.ca_pem;
-  options.client_cert_pem = config_.client_cert_pem;
-  options.client_key_pem = config_.client_key_pem;
-  options.bearer_token = config_.token;
-  options.insecure_skip_tls_verify = config_.insecure_skip_tls_verify;
-  options.request_timeout = config_.request_timeout;
-  options.connect_timeout = std::min(config_.request_timeout, std::chrono::milliseconds(5000));
-  http_ = NewHttpClient(std::move(options));
+  options.ca_pem = config.ca_pem;
+  options.client_cert_pem = config.client_cert_pem;
+  options.client_key_pem = config.client_key_pem;
+  options.bearer_token = config.token;
+  options.insecure_skip_tls_verify = config.insecure_skip_tls_verify;
+  options.request_timeout = config.request_timeout;
+  options.connect_timeout = std::min(config.request_timeout, std::chrono::milliseconds(5000));
+  return options;
 }
+
+RealKubeClient::RealKubeClient(KubeClientConfig config, std::unique_ptr<HttpClient> http)
+    : config_(std::move(config)),
+      clock_(config_.clock != nullptr ? config_.clock : &RealClock()),
+      http_(http != nullptr ? std::move(http) : NewHttpClient(HttpOptionsFor(config_))) {}
 
 Result<HttpResponse> RealKubeClient::Send(HttpRequest request) {
   std::string server = config_.server;

@@ -43,13 +43,17 @@ Result<KubeClientConfig> KubeClientConfigFromKubeconfig(std::string_view kubecon
 // The same for a kubeconfig already parsed, at its current context.
 Result<KubeClientConfig> KubeClientConfigOf(const Kubeconfig& kubeconfig);
 
+// The TLS material, credentials and timeouts of `config` as an HTTP client's options.
+HttpClientOptions HttpOptionsFor(const KubeClientConfig& config);
+
 // The Status for a non-2xx API answer: the code from the HTTP status and the Status object's
 // reason (see KubeClient), the message from the Status object's message when the body has one.
 Status StatusFromApiResponse(long http_status, const std::string& body);
 
 class RealKubeClient final : public KubeClient {
  public:
-  explicit RealKubeClient(KubeClientConfig config);
+  // `http` defaults to NewHttpClient with HttpOptionsFor(config).
+  explicit RealKubeClient(KubeClientConfig config, std::unique_ptr<HttpClient> http = nullptr);
 
   Result<nlohmann::json> Get(const std::string& path) override;
   Result<nlohmann::json> Create(const std::string& collection,

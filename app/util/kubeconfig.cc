@@ -9,6 +9,8 @@
 #include <cctype>
 #include <set>
 
+#include "app/util/file_system.h"
+#include "app/util/net_rules.h"
 #include "app/util/yaml/yaml.h"
 
 namespace kkadm::util {
@@ -187,6 +189,25 @@ Result<Kubeconfig> DecodeKubeconfig(std::string_view yaml) {
   }
 }
 
+Result<KubeconfigCluster> ReadCurrentCluster(const FileSystem& fs, const std::string& path) {
+  auto text = fs.ReadFile(path);
+  if (!text) return text.error();
+  auto kubeconfig = DecodeKubeconfig(*text);
+  if (!kubeconfig) return kubeconfig.error();
+  const KubeconfigCluster* current = kubeconfig->CurrentCluster();
+  if (current == nullptr) {
+    return InvalidArgument("kubeconfig \"" + path + "\" has no cluster for its current context \"" +
+                           kubeconfig->current_context + "\"");
+  }
+  KubeconfigCluster cluster = *current;
+  if (cluster.certificate_authority_data.empty() && !cluster.certificate_authority.empty()) {
+    auto ca = fs.ReadFile(cluster.certificate_authority);
+    if (!ca) return ca.error().Wrap("reading the kubeconfig's CA");
+    cluster.certificate_authority_data = std::move(*ca);
+  }
+  return cluster;
+}
+
 std::string Base64Encode(std::string_view data) {
   std::string out(4 * ((data.size() + 2) / 3), '\0');
   int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
@@ -216,8 +237,7 @@ Result<std::string> Base64Decode(std::string_view text) {
 }
 
 std::string FormatServerUrl(const std::string& host, const std::string& port) {
-  if (host.find(':') != std::string::npos) return "https://[" + host + "]:" + port;
-  return "https://" + host + ":" + port;
+  return "https://" + JoinHostPort(host, port);
 }
 
 }  // namespace kkadm::util

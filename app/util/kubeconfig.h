@@ -64,6 +64,14 @@ std::string EncodeKubeconfig(const Kubeconfig& config);
 // (as client-go's StdEncoding: padding required, whitespace ignored).
 Result<Kubeconfig> DecodeKubeconfig(std::string_view yaml);
 
+class FileSystem;
+
+// The current context's cluster of the kubeconfig at `path`, read through `fs`, with a CA file
+// (certificate-authority) read into certificate_authority_data, as client-go's FlattenConfig does.
+// Errors: the file system's when a file cannot be read; DecodeKubeconfig's; InvalidArgument when
+// no cluster belongs to the current context.
+Result<KubeconfigCluster> ReadCurrentCluster(const FileSystem& fs, const std::string& path);
+
 // Standard base64 with padding, no line breaks.
 std::string Base64Encode(std::string_view data);
 // Standard base64; whitespace is ignored. InvalidArgument for anything else that is not base64.

@@ -42,6 +42,18 @@ std::optional<IpBytes> ParseIpv4(std::string_view s) {
   return out;
 }
 
+// Go's parseIPv4: four decimal parts of one to three digits, without leading zeros.
+std::optional<IpBytes> ParseIpv4Strict(std::string_view s) {
+  for (size_t start = 0;;) {
+    const size_t dot = s.find('.', start);
+    const std::string_view part = s.substr(start, dot - start);
+    if (part.size() > 1 && part.front() == '0') return std::nullopt;
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return ParseIpv4(s);
+}
+
 // 16 bytes, IPv4-mapped ones kept as they are.
 std::optional<IpBytes> ParseIpv6(std::string_view s) {
   unsigned char bytes[16];
@@ -97,6 +109,29 @@ bool IsUnspecifiedIp(const IpBytes& ip) {
   return std::all_of(ip.begin(), ip.end(), [](char b) { return b == 0; });
 }
 
+bool IsIpv6Address(std::string_view text) {
+  const std::optional<IpBytes> ip = ParseIp(text);
+  return ip && ip->size() == 16;
+}
+
+std::string LocalhostFor(std::string_view address) {
+  return IsIpv6Address(address) ? "::1" : "127.0.0.1";
+}
+
+bool IsLoopbackIp(const IpBytes& ip) {
+  if (ip.size() == 4) return ip[0] == 127;
+  if (IsV4Mapped(ip)) return ip[12] == 127;
+  return ip == IpBytes(15, '\0') + '\x01';
+}
+
+std::optional<IpBytes> ParseIpStrict(std::string_view text) {
+  const size_t first = text.find_first_of(".:");
+  if (first == std::string_view::npos) return std::nullopt;
+  if (text[first] == '.') return ParseIpv4Strict(text);
+  // IPv6 text: inet_pton refuses leading zeros in an embedded IPv4 part, as Go does.
+  return ParseIp(text);
+}
+
 bool Cidr::IsIpv6() const { return ip.size() == 16 && !IsV4Mapped(Masked(ip, prefix)); }
 
 std::optional<Cidr> ParseCidr(std::string_view text) {
@@ -108,6 +143,27 @@ std::optional<Cidr> ParseCidr(std::string_view text) {
   const std::optional<unsigned> prefix = LeadingDecimal(mask);
   if (!ip || !prefix || !mask.empty() || *prefix > ip->size() * 8) return std::nullopt;
   return Cidr{*ip, static_cast<int>(*prefix)};
+}
+
+std::optional<Cidr> ParseCidrStrict(std::string_view text) {
+  const size_t slash = text.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  std::optional<IpBytes> ip = ParseIpv4Strict(text.substr(0, slash));
+  if (!ip) ip = ParseIpv6(text.substr(0, slash));
+  if (!ip) return std::nullopt;
+  return ParseCidr(text);
+}
+
+bool CidrContains(const Cidr& cidr, const IpBytes& ip) {
+  IpBytes network = Masked(cidr.ip, cidr.prefix);
+  int prefix = cidr.prefix;
+  // Go compares IPv4-mapped networks as IPv4, on the last 32 bits of their mask.
+  if (IsV4Mapped(network)) {
+    network = network.substr(12);
+    prefix = std::max(prefix - 96, 0);
+  }
+  const IpBytes address = IsV4Mapped(ip) ? ip.substr(12) : ip;
+  return address.size() == network.size() && Masked(address, prefix) == network;
 }
 
 Result<std::string> IndexedIpInCidr(std::string_view cidr, unsigned index) {
@@ -153,6 +209,17 @@ bool HasDns1123SubdomainForm(std::string_view name) {
 bool HasQualifiedNameForm(std::string_view name) {
   return !name.empty() && IsAsciiAlnum(name.front()) && IsAsciiAlnum(name.back()) &&
          AllOf(name, [](char c) { return IsAsciiAlnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+std::string JoinHostPort(std::string_view host, std::string_view port) {
+  if (host.find(':') != std::string_view::npos) {
+    return "[" + std::string(host) + "]:" + std::string(port);
+  }
+  return std::string(host) + ":" + std::string(port);
+}
+
+std::string JoinHostPort(std::string_view host, int port) {
+  return JoinHostPort(host, std::to_string(port));
 }
 
 std::optional<HostPort> SplitHostPort(std::string_view hostport) {

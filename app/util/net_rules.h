@@ -24,6 +24,16 @@ std::string FormatIp(const IpBytes& ip);
 std::optional<std::string> CanonicalIp(std::string_view text);
 // Go's IP.IsUnspecified: 0.0.0.0 or ::.
 bool IsUnspecifiedIp(const IpBytes& ip);
+// netutils.IsIPv6String: an IP address (ParseIp) that is not IPv4, nor IPv4-mapped.
+bool IsIpv6Address(std::string_view text);
+// The loopback address of `address`'s family, where kubeadm's local etcd listens: "::1" for an
+// IPv6 address (IsIpv6Address), else "127.0.0.1".
+std::string LocalhostFor(std::string_view address);
+// Go's IP.IsLoopback: 127.0.0.0/8 or ::1.
+bool IsLoopbackIp(const IpBytes& ip);
+// Go's net.ParseIP, stricter than ParseIp: an IPv4 part with a leading zero ("010.0.0.1") is
+// refused. Go's proxy rules (golang.org/x/net/http/httpproxy) read addresses this way.
+std::optional<IpBytes> ParseIpStrict(std::string_view text);
 
 // "<ip>/<prefix>" as netutils.ParseCIDRSloppy reads it.
 struct Cidr {
@@ -34,6 +44,11 @@ struct Cidr {
   bool IsIpv6() const;
 };
 std::optional<Cidr> ParseCidr(std::string_view text);
+// Go's net.ParseCIDR: the address as ParseIpStrict reads it.
+std::optional<Cidr> ParseCidrStrict(std::string_view text);
+// Go's IPNet.Contains for the network ParseCidr*(text) gives: an IPv4 address matches an IPv4
+// network (or an IPv4-mapped one, on the mask's last 32 bits), an IPv6 address an IPv6 network.
+bool CidrContains(const Cidr& cidr, const IpBytes& ip);
 
 // The address `index` places after the network address of `cidr` ("10.96.0.0/12", 1 ->
 // "10.96.0.1"; netutils.GetIndexedIP). InvalidArgument for a malformed CIDR or an index outside it.
@@ -58,6 +73,9 @@ struct HostPort {
   std::string port;  // empty when none was given
 };
 
+// Go's net.JoinHostPort: "host:port", the host bracketed when it holds a colon (IPv6).
+std::string JoinHostPort(std::string_view host, std::string_view port);
+std::string JoinHostPort(std::string_view host, int port);
 // Go's net.SplitHostPort: "host:port", "[host]:port" (the port may be empty); nullopt where Go
 // fails (no port, too many colons, stray brackets).
 std::optional<HostPort> SplitHostPort(std::string_view hostport);

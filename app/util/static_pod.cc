@@ -1,8 +1,6 @@
 // Static Pod building blocks (see static_pod.h).
 #include "app/util/static_pod.h"
 
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -128,16 +126,6 @@ void SetProbeTarget(json& probe, const std::string& host, int port) {
     get["host"] = host;
   }
   get["port"] = port;
-}
-
-bool IsIPv6(const std::string& address) {
-  in6_addr parsed{};
-  return inet_pton(AF_INET6, address.c_str(), &parsed) == 1;
-}
-
-std::string JoinHostPort(const std::string& host, int port) {
-  if (host.find(':') != std::string::npos) return "[" + host + "]:" + std::to_string(port);
-  return host + ":" + std::to_string(port);
 }
 
 Result<json> LoadPodBase(const std::string& component) {

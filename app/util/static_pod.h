@@ -67,12 +67,6 @@ int StartupFailureThreshold(std::chrono::milliseconds health_check_timeout);
 // Fills the httpGet target of a probe skeleton; an empty host is left out (the Pod's IP).
 void SetProbeTarget(nlohmann::json& probe, const std::string& host, int port);
 
-// ---- network helpers --------------------------------------------------------------------------
-
-bool IsIPv6(const std::string& address);
-// "host:port", with brackets around an IPv6 host (Go's net.JoinHostPort).
-std::string JoinHostPort(const std::string& host, int port);
-
 // ---- the Pod document -------------------------------------------------------------------------
 
 // The embedded manifests/static-pods/<component>.yaml as JSON. Internal when missing or invalid.

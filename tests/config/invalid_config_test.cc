@@ -39,7 +39,8 @@ std::string Cluster3(const std::string& body) {
 std::string InitErr(const std::string& rest) { return kInitDoc + rest; }
 std::string ClusterErr(const std::string& rest) { return kClusterDoc + rest; }
 
-std::vector<Case> Cases() {
+// The networking section: subnets and the DNS domain.
+std::vector<Case> NetworkingCases() {
   return {
       {"ServiceSubnetPrefix", Cluster("networking:\n  serviceSubnet: 10.96.0.0/33\n"),
        ClusterErr(
@@ -62,9 +63,20 @@ std::vector<Case> Cases() {
       {"PodSubnetTooSmall", Cluster("networking:\n  podSubnet: 10.244.0.0/28\n"),
        ClusterErr("networking.podSubnet: invalid value \"10.244.0.0/28\": the pod subnet mask must "
                   "not be longer than the node CIDR mask /24")},
+      {"PodSubnetNodeMaskFlag",
+       Cluster("networking:\n  podSubnet: 10.244.0.0/16\ncontrollerManager:\n  extraArgs:\n  - "
+               "name: node-cidr-mask-size-ipv4\n    value: \"12\"\n"),
+       ClusterErr("networking.podSubnet: invalid value \"10.244.0.0/16\": the pod subnet mask must "
+                  "not be longer than the node CIDR mask /12")},
       {"DnsDomain", Cluster("networking:\n  dnsDomain: Cluster_Local\n"),
        ClusterErr(
            "networking.dnsDomain: invalid value \"Cluster_Local\": must be a DNS-1123 subdomain")},
+  };
+}
+
+// The rest of ClusterConfiguration: version, endpoint, SANs, algorithm, feature gates.
+std::vector<Case> ClusterCases() {
+  return {
       {"OldVersion", Cluster("kubernetesVersion: v1.28.3\n"),
        ClusterErr("kubernetesVersion: invalid value \"v1.28.3\": this version of kkadm only "
                   "supports deploying clusters with the control plane version >= v1.29.0")},
@@ -80,6 +92,19 @@ std::vector<Case> Cases() {
       {"CertSAN", Cluster("apiServer:\n  certSANs: [ok.example.com, \"bad san\"]\n"),
        ClusterErr("apiServer.certSANs[1]: invalid value \"bad san\": must be a valid IP address, "
                   "DNS-1123 subdomain or wildcard DNS name")},
+      {"EncryptionAlgorithm", Cluster("encryptionAlgorithm: DSA-1024\n"),
+       ClusterErr("encryptionAlgorithm: invalid value \"DSA-1024\": must be one of RSA-2048, "
+                  "RSA-3072, RSA-4096, ECDSA-P256, ECDSA-P384")},
+      {"FeatureGateType", Cluster("featureGates:\n  EtcdLearnerMode: maybe\n"),
+       ClusterErr("featureGates.EtcdLearnerMode: invalid value \"maybe\": must be a boolean")},
+
+  };
+}
+
+// The control-plane components: extra volumes, extra arguments (a list in v1beta4, a map in
+// v1beta3) and v1beta3's timeout.
+std::vector<Case> ControlPlaneComponentCases() {
+  return {
       {"VolumeHostPath",
        Cluster(
            "scheduler:\n  extraVolumes:\n  - name: v\n    hostPath: relative\n    mountPath: /m\n"),
@@ -94,6 +119,24 @@ std::vector<Case> Cases() {
        ClusterErr(
            "controllerManager.extraVolumes[0].pathType: invalid value \"Folder\": must be one of "
            "DirectoryOrCreate, Directory, FileOrCreate, File, Socket, CharDevice, BlockDevice")},
+      {"V1beta3ExtraArgsList", Cluster3("apiServer:\n  extraArgs:\n  - name: a\n    value: b\n"),
+       "kubeadm.yaml: ClusterConfiguration (document 2): apiServer.extraArgs: invalid value "
+       "\"[{\"name\":\"a\",\"value\":\"b\"}]\": must be a map of strings in v1beta3"},
+      {"V1beta4ExtraArgsMap", Cluster("apiServer:\n  extraArgs:\n    a: b\n"),
+       ClusterErr("apiServer.extraArgs: invalid value \"{\"a\":\"b\"}\": must be a list of {name, "
+                  "value} in v1beta4")},
+      {"V1beta4ArgWithoutName", Cluster("scheduler:\n  extraArgs:\n  - value: x\n"),
+       ClusterErr(
+           "scheduler.extraArgs[0].name: invalid value \"\": argument name must not be empty")},
+      {"V1beta3ControlPlaneTimeout", Cluster3("apiServer:\n  timeoutForControlPlane: soon\n"),
+       "kubeadm.yaml: ClusterConfiguration (document 2): apiServer.timeoutForControlPlane: invalid "
+       "value \"soon\": time: invalid duration \"soon\""},
+  };
+}
+
+// Local or external etcd.
+std::vector<Case> EtcdCases() {
+  return {
       {"EtcdBoth", Cluster("etcd:\n  local: {}\n  external:\n    endpoints: [http://e:2379]\n"),
        ClusterErr("etcd: invalid value \"local+external\": etcd.local and etcd.external are "
                   "mutually exclusive")},
@@ -113,11 +156,12 @@ std::vector<Case> Cases() {
        Cluster("etcd:\n  external:\n    endpoints: [http://e:2379]\n    caFile: /ca.crt\n"),
        ClusterErr("etcd.external.endpoints[0]: invalid value \"http://e:2379\": must use https "
                   "when caFile, certFile or keyFile is set")},
-      {"PodSubnetNodeMaskFlag",
-       Cluster("networking:\n  podSubnet: 10.244.0.0/16\ncontrollerManager:\n  extraArgs:\n  - "
-               "name: node-cidr-mask-size-ipv4\n    value: \"12\"\n"),
-       ClusterErr("networking.podSubnet: invalid value \"10.244.0.0/16\": the pod subnet mask must "
-                  "not be longer than the node CIDR mask /12")},
+  };
+}
+
+// Bootstrap tokens and the certificate key (both secrets: redacted in messages).
+std::vector<Case> BootstrapTokenCases() {
+  return {
       {"TokenGroupsNeedAuthentication",
        Init("bootstrapTokens:\n- token: abcdef.0123456789abcdef\n  usages: [signing]\n"),
        InitErr("bootstrapTokens[0].groups: invalid value "
@@ -127,37 +171,6 @@ std::vector<Case> Cases() {
        Init("bootstrapTokens:\n- token: abcdef.0123456789abcdef\n  ttl: 1h\n  expires: "
             "\"2030-01-01T00:00:00Z\"\n"),
        InitErr("bootstrapTokens[0]: invalid value \"\": ttl and expires are mutually exclusive")},
-      {"EncryptionAlgorithm", Cluster("encryptionAlgorithm: DSA-1024\n"),
-       ClusterErr("encryptionAlgorithm: invalid value \"DSA-1024\": must be one of RSA-2048, "
-                  "RSA-3072, RSA-4096, ECDSA-P256, ECDSA-P384")},
-      {"V1beta3ExtraArgsList", Cluster3("apiServer:\n  extraArgs:\n  - name: a\n    value: b\n"),
-       "kubeadm.yaml: ClusterConfiguration (document 2): apiServer.extraArgs: invalid value "
-       "\"[{\"name\":\"a\",\"value\":\"b\"}]\": must be a map of strings in v1beta3"},
-      {"V1beta4ExtraArgsMap", Cluster("apiServer:\n  extraArgs:\n    a: b\n"),
-       ClusterErr("apiServer.extraArgs: invalid value \"{\"a\":\"b\"}\": must be a list of {name, "
-                  "value} in v1beta4")},
-      {"V1beta4KubeletExtraArgsMap", Init("nodeRegistration:\n  kubeletExtraArgs:\n    v: \"4\"\n"),
-       InitErr("nodeRegistration.kubeletExtraArgs: invalid value \"{\"v\":\"4\"}\": must be a list "
-               "of {name, value} in v1beta4")},
-      {"V1beta3KubeletExtraArgsList",
-       Init3("nodeRegistration:\n  kubeletExtraArgs:\n  - name: v\n    value: \"4\"\n"),
-       InitErr("nodeRegistration.kubeletExtraArgs: invalid value "
-               "\"[{\"name\":\"v\",\"value\":\"4\"}]\": must be a map of strings in v1beta3")},
-      {"V1beta4ArgWithoutName", Cluster("scheduler:\n  extraArgs:\n  - value: x\n"),
-       ClusterErr(
-           "scheduler.extraArgs[0].name: invalid value \"\": argument name must not be empty")},
-      {"BindPortString", Init("localAPIEndpoint:\n  bindPort: abc\n"),
-       InitErr("localAPIEndpoint.bindPort: invalid value \"abc\": must be an integer")},
-      {"BindPortRange", Init("localAPIEndpoint:\n  bindPort: 70000\n"),
-       InitErr("localAPIEndpoint.bindPort: invalid value \"70000\": must be between 1 and 65535")},
-      {"NameNotString", Init("nodeRegistration:\n  name: 42\n"),
-       InitErr("nodeRegistration.name: invalid value \"42\": must be a string")},
-      {"AdvertiseAddress", Init("localAPIEndpoint:\n  advertiseAddress: 300.1.1.1\n"),
-       InitErr("localAPIEndpoint.advertiseAddress: invalid value \"300.1.1.1\": must be a valid IP "
-               "address")},
-      {"NodeName", Init("nodeRegistration:\n  name: bad_name\n"),
-       InitErr("nodeRegistration.name: invalid value \"bad_name\": must be a lowercase RFC 1123 "
-               "subdomain")},
       {"TokenFormat", Init("bootstrapTokens:\n- token: abc.def\n"),
        InitErr("bootstrapTokens[0].token: invalid value \"abc.<redacted>\": the bootstrap token "
                "must match ^[a-z0-9]{6}\\.[a-z0-9]{16}$")},
@@ -178,6 +191,24 @@ std::vector<Case> Cases() {
       {"CertificateKey", Init("certificateKey: abc\n"),
        InitErr("certificateKey: invalid value \"<redacted>\": must be 64 hexadecimal characters (a "
                "32-byte key)")},
+  };
+}
+
+// nodeRegistration.
+std::vector<Case> NodeRegistrationCases() {
+  return {
+      {"V1beta4KubeletExtraArgsMap", Init("nodeRegistration:\n  kubeletExtraArgs:\n    v: \"4\"\n"),
+       InitErr("nodeRegistration.kubeletExtraArgs: invalid value \"{\"v\":\"4\"}\": must be a list "
+               "of {name, value} in v1beta4")},
+      {"V1beta3KubeletExtraArgsList",
+       Init3("nodeRegistration:\n  kubeletExtraArgs:\n  - name: v\n    value: \"4\"\n"),
+       InitErr("nodeRegistration.kubeletExtraArgs: invalid value "
+               "\"[{\"name\":\"v\",\"value\":\"4\"}]\": must be a map of strings in v1beta3")},
+      {"NameNotString", Init("nodeRegistration:\n  name: 42\n"),
+       InitErr("nodeRegistration.name: invalid value \"42\": must be a string")},
+      {"NodeName", Init("nodeRegistration:\n  name: bad_name\n"),
+       InitErr("nodeRegistration.name: invalid value \"bad_name\": must be a lowercase RFC 1123 "
+               "subdomain")},
       {"TaintEffect", Init("nodeRegistration:\n  taints:\n  - key: k\n    effect: Sometimes\n"),
        InitErr("nodeRegistration.taints[0].effect: invalid value \"Sometimes\": must be one of "
                "NoSchedule, PreferNoSchedule, NoExecute")},
@@ -193,11 +224,32 @@ std::vector<Case> Cases() {
       {"CriSocketScheme", Init("nodeRegistration:\n  criSocket: npipe:////./pipe/containerd\n"),
        InitErr("nodeRegistration.criSocket: invalid value \"npipe:////./pipe/containerd\": must be "
                "a unix:// URL (only the \"unix\" scheme is supported)")},
+      {"ImagePullSerialType", Init("nodeRegistration:\n  imagePullSerial: sometimes\n"),
+       InitErr("nodeRegistration.imagePullSerial: invalid value \"sometimes\": must be a boolean")},
+      {"Init3Taints", Init3("nodeRegistration:\n  taints: notalist\n"),
+       InitErr("nodeRegistration.taints: invalid value \"notalist\": must be a list")},
+  };
+}
+
+// The rest of InitConfiguration: the local API endpoint and the timeouts.
+std::vector<Case> InitCases() {
+  return {
+      {"BindPortString", Init("localAPIEndpoint:\n  bindPort: abc\n"),
+       InitErr("localAPIEndpoint.bindPort: invalid value \"abc\": must be an integer")},
+      {"BindPortRange", Init("localAPIEndpoint:\n  bindPort: 70000\n"),
+       InitErr("localAPIEndpoint.bindPort: invalid value \"70000\": must be between 1 and 65535")},
+      {"AdvertiseAddress", Init("localAPIEndpoint:\n  advertiseAddress: 300.1.1.1\n"),
+       InitErr("localAPIEndpoint.advertiseAddress: invalid value \"300.1.1.1\": must be a valid IP "
+               "address")},
       {"TimeoutNotDuration", Init("timeouts:\n  discovery: 5\n"),
        InitErr("timeouts.discovery: invalid value \"5\": must be a duration string such as "
                "\"24h0m0s\"")},
-      {"ImagePullSerialType", Init("nodeRegistration:\n  imagePullSerial: sometimes\n"),
-       InitErr("nodeRegistration.imagePullSerial: invalid value \"sometimes\": must be a boolean")},
+  };
+}
+
+// The documents themselves: API version and kind.
+std::vector<Case> DocumentCases() {
+  return {
       {"UnsupportedVersion", "apiVersion: kubeadm.k8s.io/v1beta2\nkind: InitConfiguration\n",
        InitErr("apiVersion: invalid value \"kubeadm.k8s.io/v1beta2\": unsupported kubeadm API "
                "version; use kubeadm.k8s.io/v1beta3 or kubeadm.k8s.io/v1beta4")},
@@ -205,14 +257,18 @@ std::vector<Case> Cases() {
        "kubeadm.yaml: document 1 (line 1): kind: required field is missing or not a string"},
       {"DuplicateKind", std::string(kInit4) + "---\n" + kInit4,
        "kubeadm.yaml: InitConfiguration (document 2): kind: InitConfiguration is specified twice"},
-      {"V1beta3ControlPlaneTimeout", Cluster3("apiServer:\n  timeoutForControlPlane: soon\n"),
-       "kubeadm.yaml: ClusterConfiguration (document 2): apiServer.timeoutForControlPlane: invalid "
-       "value \"soon\": time: invalid duration \"soon\""},
-      {"Init3Taints", Init3("nodeRegistration:\n  taints: notalist\n"),
-       InitErr("nodeRegistration.taints: invalid value \"notalist\": must be a list")},
-      {"FeatureGateType", Cluster("featureGates:\n  EtcdLearnerMode: maybe\n"),
-       ClusterErr("featureGates.EtcdLearnerMode: invalid value \"maybe\": must be a boolean")},
   };
+}
+
+// Every case, topic by topic.
+std::vector<Case> Cases() {
+  std::vector<Case> all;
+  for (auto topic : {NetworkingCases, ClusterCases, ControlPlaneComponentCases, EtcdCases,
+                     BootstrapTokenCases, NodeRegistrationCases, InitCases, DocumentCases}) {
+    std::vector<Case> cases = topic();
+    all.insert(all.end(), cases.begin(), cases.end());
+  }
+  return all;
 }
 
 class InvalidConfigTest : public ::testing::TestWithParam<Case> {};

@@ -12,6 +12,7 @@ command -v cloud-init >/dev/null || { echo "SKIP: cloud-init is not installed"; 
 CI_PY=/usr/bin/python3  # cloud-init's own interpreter and modules
 "$CI_PY" -c 'import cloudinit.util, yaml' 2>/dev/null || { echo "SKIP: cloud-init's python modules are missing"; exit 77; }
 source "$(dirname "$0")/lib/sandbox_node.sh"
+source "$(dirname "$0")/lib/pki.sh"
 
 # `cloud-init schema --config-file` only reads; prove it by the state it would write to.
 cloud_init_state() {
@@ -24,26 +25,14 @@ cloud_init_state() {
 CI_STATE_BEFORE=$(cloud_init_state)
 
 node_boot node-1 10.123.0.21
-cat > "$WORK/init.yaml" <<CFG
-apiVersion: kubeadm.k8s.io/v1beta4
-kind: InitConfiguration
-nodeRegistration:
-  name: node-1
-  ignorePreflightErrors: [all]
-localAPIEndpoint:
-  advertiseAddress: 10.123.0.21
+{ node_init_config; cat <<CFG; } > "$WORK/init.yaml"
 ---
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: ClusterConfiguration
 encryptionAlgorithm: ECDSA-P256
 controlPlaneEndpoint: 10.123.0.21:6443
 CFG
-rc=0; node_kkadm init --config "$WORK/init.yaml" >"$WORK/init.out" 2>&1 || rc=$?
-if [ "$rc" -ne 0 ]; then
-  fail "kkadm init exit code $rc: $(cat "$WORK/init.out")"
-  for f in "$NODE_DIR"/logs/*; do echo "== $f" >&2; tail -15 "$f" >&2; done
-  finish; exit 1
-fi
+node_init "$WORK/init.yaml"
 ADMIN=$NODE_ROOT/etc/kubernetes/admin.conf
 k() { node_exec kubectl --kubeconfig "$ADMIN" "$@"; }
 
@@ -83,7 +72,7 @@ inspect_field() {  # TOKEN FIELD
   "$KKADM" token inspect -o json "$1" | python3 -c 'import json, sys
 v = json.load(sys.stdin)[sys.argv[1]]; print(" ".join(v) if isinstance(v, list) else json.dumps(v).strip("\""))' "$2"
 }
-CA_PIN=sha256:$(openssl x509 -in "$NODE_ROOT/etc/kubernetes/pki/ca.crt" -pubkey -noout | openssl pkey -pubin -outform der | sha256sum | cut -d' ' -f1)
+CA_PIN=$(cert_pin "$NODE_ROOT/etc/kubernetes/pki/ca.crt")
 for name in worker control-plane; do
   token=$(runcmd_arg "$WORK/$name.yaml" 4)
   id=$(inspect_field "$token" tokenID)

@@ -102,23 +102,24 @@ EOT
 
 url_host() { [[ $1 == *:* ]] && echo "[$1]" || echo "$1"; }
 
-run_case() {  # name advertise-address family
-  local adv=$2 family=$3 root=$WORK/$1.root
-  local manifest=$root/etc/kubernetes/manifests/etcd.yaml
-  echo "== $1 (advertise $adv, image tag 3.4.23-0)"
-  make_manifest "$root" "$adv" 3.4.23-0
+# etcd_args NAME ROOT: the etcd command of ROOT's manifest (a 3.4 image), its node paths
+# (--data-dir=/var/lib/etcd, ...) under ROOT, into the array ARGS.
+etcd_args() {
+  local manifest=$2/etc/kubernetes/manifests/etcd.yaml arg
   grep -qx '    image: registry.k8s.io/etcd:3.4.23-0' "$manifest" || fail "$1: image is not etcd 3.4.23-0"
   mapfile -t cmd < <(manifest_command "$manifest")
   [[ ${cmd[0]:-} == etcd ]] || fail "$1: command does not start with etcd: ${cmd[*]}"
-  local args=() arg
+  ARGS=()
   for arg in "${cmd[@]:1}"; do
-    # Node paths of the manifest (--data-dir=/var/lib/etcd, ...) live under this case's root.
-    if [[ $arg =~ ^(--[a-z-]+)=(/.*)$ ]]; then arg="${BASH_REMATCH[1]}=$root${BASH_REMATCH[2]}"; fi
-    args+=("$arg")
+    if [[ $arg =~ ^(--[a-z-]+)=(/.*)$ ]]; then arg="${BASH_REMATCH[1]}=$2${BASH_REMATCH[2]}"; fi
+    ARGS+=("$arg")
   done
-  make_pki "$root/etc/kubernetes/pki/etcd" "$adv"
-  mkdir -p "$root/var/lib/etcd" && chmod 0700 "$root/var/lib/etcd"
+}
 
+# start_etcd ADDRESS FAMILY ARGS...: etcd in the network namespace $NS, where ADDRESS (IPv4 or
+# IPv6, by FAMILY) is on lo and the root namespace routes it nowhere.
+start_etcd() {
+  local adv=$1 family=$2; shift 2
   ip netns add "$NS"
   ip -n "$NS" link set lo up
   if [[ $family == 6 ]]; then
@@ -129,12 +130,15 @@ run_case() {  # name advertise-address family
     ip route add blackhole "$adv/32"
   fi
   ROUTE="$adv"
-
-  ip netns exec "$NS" etcd "${args[@]}" > "$WORK/etcd.log" 2>&1 &
+  ip netns exec "$NS" etcd "$@" > "$WORK/etcd.log" 2>&1 &
   ETCD_PID=$!
-  local pki=$root/etc/kubernetes/pki/etcd host
-  host=$(url_host "$adv")
-  local health="" i
+}
+
+# expect_mtls_only NAME ADDRESS PKI: etcd answers /health over mutual TLS (within 20 s) and
+# refuses a client without a certificate.
+expect_mtls_only() {
+  local host pki=$3 health="" i
+  host=$(url_host "$2")
   for i in $(seq 100); do
     kill -0 "$ETCD_PID" 2>/dev/null || fail "$1: etcd exited (flags rejected?)"
     health=$(ip netns exec "$NS" curl -sS --max-time 2 --cacert "$pki/ca.crt" \
@@ -144,20 +148,22 @@ run_case() {  # name advertise-address family
   done
   [[ $health == *'"health":"true"'* ]] || fail "$1: https://$host:2379/health answered '$health'"
   echo "mTLS health: $health"
-
   if ip netns exec "$NS" curl -sS --max-time 3 --cacert "$pki/ca.crt" "https://$host:2379/health" \
       > "$WORK/nocert.out" 2>&1; then
     fail "$1: a client without a certificate was served: $(cat "$WORK/nocert.out")"
   fi
   echo "client without certificate refused"
+}
 
-  # etcd 3.4 has no readiness endpoint; kubeadm 1.30's probe set has no readinessProbe.
+# expect_34_probes_answer NAME MANIFEST: etcd 3.4's probes (kubeadm 1.30's set, no readiness)
+# are what the running etcd answers healthy on.
+expect_34_probes_answer() {
+  local manifest=$2 probe path phost pport scheme url code health
   [[ -z $(probe_block "$manifest" readinessProbe) ]] || fail "$1: a readinessProbe for etcd 3.4"
   [[ $(probe_field "$manifest" livenessProbe path) == '/health?exclude=NOSPACE&serializable=true' ]] ||
     fail "$1: livenessProbe path is $(probe_field "$manifest" livenessProbe path)"
   [[ $(probe_field "$manifest" startupProbe path) == '/health?serializable=false' ]] ||
     fail "$1: startupProbe path is $(probe_field "$manifest" startupProbe path)"
-  local probe path phost pport scheme url code
   for probe in livenessProbe startupProbe; do
     path=$(probe_field "$manifest" "$probe" path)
     phost=$(probe_field "$manifest" "$probe" host)
@@ -178,7 +184,18 @@ run_case() {  # name advertise-address family
   code=$(ip netns exec "$NS" curl -sS --max-time 3 -o /dev/null -w '%{http_code}' \
     "http://$(url_host "$phost"):$pport/livez" || true)
   echo "(this etcd answers /livez with HTTP $code)"
+}
 
+run_case() {  # name advertise-address family
+  local adv=$2 family=$3 root=$WORK/$1.root
+  echo "== $1 (advertise $adv, image tag 3.4.23-0)"
+  make_manifest "$root" "$adv" 3.4.23-0
+  etcd_args "$1" "$root"
+  make_pki "$root/etc/kubernetes/pki/etcd" "$adv"
+  mkdir -p "$root/var/lib/etcd" && chmod 0700 "$root/var/lib/etcd"
+  start_etcd "$adv" "$family" "${ARGS[@]}"
+  expect_mtls_only "$1" "$adv" "$root/etc/kubernetes/pki/etcd"
+  expect_34_probes_answer "$1" "$root/etc/kubernetes/manifests/etcd.yaml"
   stop_etcd
   ip netns del "$NS"
   ip route del blackhole "$ROUTE" || true

@@ -10,19 +10,13 @@
 source "$(dirname "$0")/lib/common.sh"
 [ "$(id -u)" -eq 0 ] || { echo "needs root (systemd, network namespaces)"; exit 77; }
 source "$(dirname "$0")/lib/sandbox_node.sh"
+source "$(dirname "$0")/lib/pki.sh"
 
 node_boot node-1 10.123.0.11
 AUDIT=$NODE_DIR/logs/audit.log
-cat > "$WORK/init.yaml" <<CFG
-apiVersion: kubeadm.k8s.io/v1beta4
-kind: InitConfiguration
+{ node_init_config; cat <<CFG; } > "$WORK/init.yaml"
 bootstrapTokens:
 - token: abcdef.0123456789abcdef
-nodeRegistration:
-  name: node-1
-  ignorePreflightErrors: [all]
-localAPIEndpoint:
-  advertiseAddress: 10.123.0.11
 ---
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: ClusterConfiguration
@@ -32,17 +26,11 @@ apiServer:
   - name: sandbox-audit-log
     value: $AUDIT
 CFG
-rc=0; node_kkadm init --config "$WORK/init.yaml" >"$WORK/init.out" 2>&1 || rc=$?
-assert_eq "kkadm init exit code (output: $(tail -20 "$WORK/init.out"))" 0 "$rc"
-if [ "$rc" -ne 0 ]; then
-  for log in "$NODE_DIR"/logs/*; do echo "== $log"; tail -15 "$log"; done
-  finish; exit 1
-fi
+node_init "$WORK/init.yaml"
 
 ADMIN=$NODE_ROOT/etc/kubernetes/admin.conf
 k() { node_exec kubectl --kubeconfig "$ADMIN" "$@"; }
-pin_of() { openssl x509 -pubkey -noout -in "$1" | openssl pkey -pubin -outform der | sha256sum | cut -d' ' -f1; }
-PIN=sha256:$(pin_of "$NODE_ROOT/etc/kubernetes/pki/ca.crt")
+PIN=$(cert_pin "$NODE_ROOT/etc/kubernetes/pki/ca.crt")
 make_token() { python3 "$KKADM_SOURCE_DIR/tests/e2e/lib/join_token.py" --endpoint 10.123.0.11:6443 "$@"; }
 TOKEN=$(make_token --token abcdef.0123456789abcdef --pin "$PIN")
 
@@ -79,7 +67,7 @@ IGNORE=(--ignore-preflight-errors all --node-name joiner-1)
 openssl ecparam -name prime256v1 -genkey -noout -out "$WORK/other.key"
 openssl req -x509 -new -key "$WORK/other.key" -subj /CN=other -days 1 -out "$WORK/other.crt"
 mark=$(audit_mark)
-rc=$(joiner "$(make_token --token abcdef.0123456789abcdef --pin "sha256:$(pin_of "$WORK/other.crt")")" "${IGNORE[@]}")
+rc=$(joiner "$(make_token --token abcdef.0123456789abcdef --pin "$(cert_pin "$WORK/other.crt")")" "${IGNORE[@]}")
 assert_eq "wrong pin: exit code" 1 "$rc"
 one_error_line "wrong pin"
 assert_contains "wrong pin: message" "$(cat "$WORK/join.err")" \

@@ -18,17 +18,8 @@ source "$(dirname "$0")/lib/sandbox_node.sh"
 
 node_boot node-1 10.123.0.11
 BEFORE=$(tree_fingerprint "$NODE_ROOT")
-cat > "$WORK/init.yaml" <<CFG
-apiVersion: kubeadm.k8s.io/v1beta4
-kind: InitConfiguration
-nodeRegistration:
-  name: node-1
-  ignorePreflightErrors: [all]
-localAPIEndpoint:
-  advertiseAddress: 10.123.0.11
-CFG
-rc=0; node_kkadm init --config "$WORK/init.yaml" >"$WORK/init.out" 2>&1 || rc=$?
-assert_eq "kkadm init exit code (output: $(tail -20 "$WORK/init.out"))" 0 "$rc"
+node_init_config > "$WORK/init.yaml"
+node_init "$WORK/init.yaml"
 
 # What runs for this node: the stand-in kubelet and its static Pods all carry the node's rootfs
 # in their command line (--sandbox-rootfs R, etcd's --data-dir=R/var/lib/etcd).

@@ -9,30 +9,19 @@
 source "$(dirname "$0")/lib/common.sh"
 [ "$(id -u)" -eq 0 ] || { echo "needs root (systemd, network namespaces)"; exit 77; }
 source "$(dirname "$0")/lib/sandbox_node.sh"
+source "$(dirname "$0")/lib/pki.sh"
 
 node_boot node-1 10.123.0.31
-cat > "$WORK/init.yaml" <<CFG
-apiVersion: kubeadm.k8s.io/v1beta4
-kind: InitConfiguration
-nodeRegistration:
-  name: node-1
-  ignorePreflightErrors: [all]
-localAPIEndpoint:
-  advertiseAddress: 10.123.0.31
+{ node_init_config; cat <<CFG; } > "$WORK/init.yaml"
 ---
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: ClusterConfiguration
 controlPlaneEndpoint: 10.123.0.31:6443
 encryptionAlgorithm: ECDSA-P256
 CFG
-rc=0; node_kkadm init --config "$WORK/init.yaml" >"$WORK/init.out" 2>&1 || rc=$?
-assert_eq "kkadm init exit code (output: $(tail -20 "$WORK/init.out"))" 0 "$rc"
-if [ "$rc" -ne 0 ]; then
-  for log in "$NODE_DIR"/logs/*; do echo "== $log"; tail -15 "$log"; done
-  finish; exit 1
-fi
+node_init "$WORK/init.yaml"
 CA=$NODE_ROOT/etc/kubernetes/pki/ca.crt
-PIN=sha256:$(openssl x509 -pubkey -noout -in "$CA" | openssl pkey -pubin -outform der | sha256sum | cut -d' ' -f1)
+PIN=$(cert_pin "$CA")
 
 # print_join ARGS...: `kkadm token create --print-join-command ARGS` on the node; the output in
 # $WORK/join.out, and $LINE is what Ansible's stdout_lines[0] would hold.
@@ -78,13 +67,7 @@ check "--control-plane: a fresh 64-hex key" grep -qE '^[0-9a-f]{64}$' <<<"$GENER
 # The key of the line decrypts the certificates the command uploaded (Node.js crypto).
 blob=$(node_exec kubectl --kubeconfig "$NODE_ROOT/etc/kubernetes/admin.conf" -n kube-system \
   get secret kubeadm-certs -o jsonpath='{.data.ca\.crt}')
-node -e '
-  const c = require("crypto"); const key = Buffer.from(process.argv[1], "hex");
-  const data = Buffer.from(process.argv[2], "base64");
-  const d = c.createDecipheriv("aes-256-gcm", key, data.subarray(0, 12));
-  d.setAuthTag(data.subarray(data.length - 16));
-  process.stdout.write(Buffer.concat([d.update(data.subarray(12, data.length - 16)), d.final()]));
-' "$GENERATED" "$blob" > "$WORK/ca.decrypted" 2>"$WORK/node.err" || fail "kubeadm-certs does not decrypt: $(cat "$WORK/node.err")"
+kubeadm_certs_decrypt "$GENERATED" "$blob" > "$WORK/ca.decrypted" 2>"$WORK/node.err" || fail "kubeadm-certs does not decrypt: $(cat "$WORK/node.err")"
 check "the key of the line opens kubeadm-certs: ca.crt" cmp -s "$WORK/ca.decrypted" "$CA"
 
 node_stop

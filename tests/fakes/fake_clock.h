@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 
 #include "app/util/clock.h"
 
@@ -14,9 +15,12 @@ class FakeClock final : public util::Clock {
   void Sleep(std::chrono::milliseconds d) override {
     now_ += d;
     slept_ += d;
+    if (on_sleep) on_sleep();
   }
   void Advance(std::chrono::nanoseconds d) { now_ += std::chrono::duration_cast<Duration>(d); }
   std::chrono::milliseconds slept() const { return slept_; }
+  // Called after each Sleep: what the world does while the code under test waits.
+  std::function<void()> on_sleep;
 
  private:
   using Duration = TimePoint::duration;

@@ -16,6 +16,7 @@
 #include "app/util/kube_apply.h"
 #include "app/workflow/phase.h"
 #include "tests/fakes/fake_clock.h"
+#include "tests/fakes/fake_host.h"
 #include "tests/fakes/fake_kube_client.h"
 #include "tests/fakes/fake_machine.h"
 #include "tests/fakes/recording_init_system.h"
@@ -46,6 +47,17 @@ class ClusterPhasesTest : public ::testing::Test {
     data_.out = &printer_;
     data_.client = [this]() -> Result<util::KubeClient*> { return &client_; };
     data_.waiter = &waiter_;
+  }
+
+  // Plain GETs (the kubelet's healthz) get `get`'s body with HTTP 200, or its error as the
+  // transport's.
+  void AnswerGets(std::function<Result<std::string>(const std::string& url)> get) {
+    host_seams_.network.http.handler =
+        [get = std::move(get)](const FakeHttpServer::Seen& seen) -> Result<util::HttpResponse> {
+      Result<std::string> body = get(seen.request.url);
+      if (!body) return body.error();
+      return util::HttpResponse{200, *body, {}};
+    };
   }
 
   Status RunTree(const workflow::Phase& phase) {
@@ -83,7 +95,8 @@ class ClusterPhasesTest : public ::testing::Test {
   RecordingInitSystem init_;
   FakeClock clock_;
   FakeMachine machine_;
-  util::Host host_{fs_, init_, clock_, machine_};
+  FakeHostSeams host_seams_;
+  util::Host host_{host_seams_.Over(fs_, init_, clock_, machine_)};
   std::ostringstream out_;
   util::Printer printer_{out_};
   FakeKubeClient client_;

@@ -11,6 +11,7 @@
 #include "app/util/file_system_real.h"
 #include "app/util/init_system.h"
 #include "app/workflow/phase.h"
+#include "tests/fakes/fake_host.h"
 #include "tests/fakes/fake_machine.h"
 #include "tests/fakes/temp_dir.h"
 #include "tests/phases/controlplane/pod_fixture.h"
@@ -60,7 +61,8 @@ class InitPhasesTest : public ::testing::Test {
   UnusedInitSystem init_;
   UnusedClock clock_;
   kkadm::testing::FakeMachine machine_;
-  util::Host host_{fs_, init_, clock_, machine_};
+  kkadm::testing::FakeHostSeams host_seams_;
+  util::Host host_{host_seams_.Over(fs_, init_, clock_, machine_)};
   std::ostringstream out_;
   util::Printer printer_{out_};
   phases::InitData data_;

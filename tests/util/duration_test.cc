@@ -11,19 +11,32 @@ namespace {
 
 using std::chrono::milliseconds;
 
-TEST(DurationTest, ParsesGoSyntax) {
-  struct Case {
-    const char* text;
-    long long ms;
-  };
-  for (const Case& c :
-       {Case{"24h", 86400000}, Case{"24h0m0s", 86400000}, Case{"4m", 240000}, Case{"500ms", 500},
-        Case{"1h30m", 5400000}, Case{"1.5s", 1500}, Case{"0", 0}, Case{"-1m", -60000},
-        Case{"90s", 90000}, Case{"2000us", 2}, Case{"0s", 0}}) {
+// A duration text and the milliseconds it stands for.
+struct GoCase {
+  const char* text;
+  long long ms;
+};
+
+void ExpectParsesAs(const std::vector<GoCase>& cases) {
+  for (const GoCase& c : cases) {
     auto d = ParseDuration(c.text);
     ASSERT_TRUE(d.has_value()) << c.text << ": " << d.error().message();
     EXPECT_EQ(d->count(), c.ms) << c.text;
   }
+}
+
+TEST(DurationTest, ParsesGoSyntax) {
+  ExpectParsesAs({{"24h", 86400000},
+                  {"24h0m0s", 86400000},
+                  {"4m", 240000},
+                  {"500ms", 500},
+                  {"1h30m", 5400000},
+                  {"1.5s", 1500},
+                  {"0", 0},
+                  {"-1m", -60000},
+                  {"90s", 90000},
+                  {"2000us", 2},
+                  {"0s", 0}});
 }
 
 TEST(DurationTest, RejectsBadText) {
@@ -38,88 +51,83 @@ TEST(DurationTest, RejectsBadText) {
   EXPECT_EQ(ParseDuration("1x").error().message(), "time: unknown unit \"x\" in duration \"1x\"");
 }
 
-// Go's own table (time_test.go, parseDurationTests), at kkadm's millisecond precision.
+// Go's own table (time_test.go, parseDurationTests), at kkadm's millisecond precision: signs,
+// fractions and units.
 TEST(DurationTest, AgreesWithGoParseDuration) {
-  struct Case {
-    const char* text;
-    long long ms;
-  };
-  for (const Case& c : {
-           Case{"0", 0},
-           Case{"5s", 5000},
-           Case{"30s", 30000},
-           Case{"1478s", 1478000},
-           Case{"-5s", -5000},
-           Case{"+5s", 5000},
-           Case{"-0", 0},
-           Case{"+0", 0},
-           Case{"5.0s", 5000},
-           Case{"5.6s", 5600},
-           Case{"5.s", 5000},
-           Case{".5s", 500},
-           Case{"1.0s", 1000},
-           Case{"1.00s", 1000},
-           Case{"1.004s", 1004},
-           Case{"1.0040s", 1004},
-           Case{"100.00100s", 100001},
-           Case{"13ms", 13},
-           Case{"14s", 14000},
-           Case{"15m", 900000},
-           Case{"16h", 57600000},
-           Case{"3h30m", 12600000},
-           Case{"10.5s4m", 250500},
-           Case{"-2m3.4s", -123400},
-           Case{"1h2m3s4ms5us6ns", 3723004},
-           Case{"39h9m14.425s", 140954425},
-           Case{"52763797000ns", 52763},
-           Case{"0.3333333333333333333h", 1200000},
-           Case{"9007199254740993ns", 9007199254},
-           Case{"9223372036854775807ns", 9223372036854},
-           Case{"9223372036854775.807us", 9223372036854},
-           Case{"9223372036s854ms775us807ns", 9223372036854},
-           Case{"-9223372036854775808ns", -9223372036854},
-           Case{"-9223372036854775.808us", -9223372036854},
-           Case{"-9223372036s854ms775us808ns", -9223372036854},
-           Case{"-2562047h47m16.854775808s", -9223372036854},
-           Case{"0.100000000000000000000h", 360000},
-           Case{"0.830103483285477580700h", 2988372},
-           Case{"2562047h", 2562047LL * 3600000},
-       }) {
-    auto d = ParseDuration(c.text);
-    ASSERT_TRUE(d.has_value()) << c.text << ": " << d.error().message();
-    EXPECT_EQ(d->count(), c.ms) << c.text;
-  }
-  // Go's parseDurationErrorTests, and what did not fit the old token parser.
-  for (const std::string& text : std::vector<std::string>{"",
-                                                          "3",
-                                                          "-",
-                                                          "s",
-                                                          ".",
-                                                          "-.",
-                                                          ".s",
-                                                          "+.s",
-                                                          "1d",
-                                                          "\x85\x85",
-                                                          "\xff"
-                                                          "ff",
-                                                          "hello \xff"
-                                                          "ff world",
-                                                          "\xEF\xBF\xBD",
-                                                          "9223372036854775810ns",
-                                                          "9223372036854775808ns",
-                                                          "-9223372036854775809ns",
-                                                          "9223372036854776us",
-                                                          "3000000h",
-                                                          "9223372036854775.808us",
-                                                          "9223372036854ms775us808ns",
-                                                          "2562048h",
-                                                          "99999999999999999999h",
-                                                          std::string(400, '9') + "h"}) {
+  ExpectParsesAs({
+      {"0", 0},
+      {"5s", 5000},
+      {"30s", 30000},
+      {"1478s", 1478000},
+      {"-5s", -5000},
+      {"+5s", 5000},
+      {"-0", 0},
+      {"+0", 0},
+      {"5.0s", 5000},
+      {"5.6s", 5600},
+      {"5.s", 5000},
+      {".5s", 500},
+      {"1.0s", 1000},
+      {"1.00s", 1000},
+      {"1.004s", 1004},
+      {"1.0040s", 1004},
+      {"100.00100s", 100001},
+      {"13ms", 13},
+      {"14s", 14000},
+      {"15m", 900000},
+      {"16h", 57600000},
+      {"3h30m", 12600000},
+      {"10.5s4m", 250500},
+      {"-2m3.4s", -123400},
+      {"1h2m3s4ms5us6ns", 3723004},
+      {"39h9m14.425s", 140954425},
+      {"52763797000ns", 52763},
+  });
+}
+
+// The rest of Go's table: long fractions, and the largest durations int64 nanoseconds hold.
+TEST(DurationTest, AgreesWithGoAtPrecisionAndRangeLimits) {
+  ExpectParsesAs({
+      {"0.3333333333333333333h", 1200000},
+      {"9007199254740993ns", 9007199254},
+      {"9223372036854775807ns", 9223372036854},
+      {"9223372036854775.807us", 9223372036854},
+      {"9223372036s854ms775us807ns", 9223372036854},
+      {"-9223372036854775808ns", -9223372036854},
+      {"-9223372036854775.808us", -9223372036854},
+      {"-9223372036s854ms775us808ns", -9223372036854},
+      {"-2562047h47m16.854775808s", -9223372036854},
+      {"0.100000000000000000000h", 360000},
+      {"0.830103483285477580700h", 2988372},
+      {"2562047h", 2562047LL * 3600000},
+  });
+}
+
+// Go's parseDurationErrorTests: text that is no duration.
+TEST(DurationTest, RefusesWhatGoRefuses) {
+  for (const std::string& text :
+       std::vector<std::string>{"", "3", "-", "s", ".", "-.", ".s", "+.s", "1d", "\x85\x85",
+                                "\xff"
+                                "ff",
+                                "hello \xff"
+                                "ff world",
+                                "\xEF\xBF\xBD"}) {
     auto d = ParseDuration(text);
     EXPECT_FALSE(d.has_value()) << text;
   }
   EXPECT_EQ(ParseDuration("3").error().message(), "time: missing unit in duration \"3\"");
   EXPECT_EQ(ParseDuration("-.").error().message(), "time: invalid duration \"-.\"");
+}
+
+// Go's overflow cases, and what did not fit the old token parser.
+TEST(DurationTest, RefusesWhatOverflowsInt64Nanoseconds) {
+  for (const std::string& text : std::vector<std::string>{
+           "9223372036854775810ns", "9223372036854775808ns", "-9223372036854775809ns",
+           "9223372036854776us", "3000000h", "9223372036854775.808us", "9223372036854ms775us808ns",
+           "2562048h", "99999999999999999999h", std::string(400, '9') + "h"}) {
+    auto d = ParseDuration(text);
+    EXPECT_FALSE(d.has_value()) << text;
+  }
   EXPECT_EQ(ParseDuration("3000000h").error().message(), "time: invalid duration \"3000000h\"");
 }
 

@@ -6,6 +6,7 @@
 
 #include "tests/fakes/temp_dir.h"
 #include "tests/util/servers/echo_server.h"
+#include "tests/util/servers/etcd_process.h"
 
 namespace kkadm::util {
 namespace {
@@ -30,58 +31,15 @@ class EtcdClientTest : public ::testing::Test {
     dir_ = new TempDir();
     ASSERT_TRUE(pki_.Create(dir_->path() + "/pki"));
     client_url_ = Loopback("https", FreePort());
-    std::string peer = Loopback("https", FreePort());
-    etcd_ = new BackgroundProcess({"etcd",
-                                   "--name",
-                                   "m0",
-                                   "--data-dir",
-                                   dir_->path() + "/data",
-                                   "--listen-client-urls",
-                                   client_url_,
-                                   "--advertise-client-urls",
-                                   client_url_,
-                                   "--listen-peer-urls",
-                                   peer,
-                                   "--initial-advertise-peer-urls",
-                                   peer,
-                                   "--initial-cluster",
-                                   "m0=" + peer,
-                                   "--initial-cluster-state",
-                                   "new",
-                                   "--initial-cluster-token",
-                                   "kkadm-test",
-                                   "--cert-file",
-                                   pki_.File("server.crt"),
-                                   "--key-file",
-                                   pki_.File("server.key"),
-                                   "--trusted-ca-file",
-                                   pki_.File("ca.crt"),
-                                   "--client-cert-auth",
-                                   "--peer-cert-file",
-                                   pki_.File("peer.crt"),
-                                   "--peer-key-file",
-                                   pki_.File("peer.key"),
-                                   "--peer-trusted-ca-file",
-                                   pki_.File("ca.crt"),
-                                   "--peer-client-cert-auth",
-                                   "--listen-metrics-urls",
-                                   Loopback("http", FreePort()),
-                                   "--heartbeat-interval",
-                                   "10",
-                                   "--election-timeout",
-                                   "100",
-                                   "--logger",
-                                   "zap",
-                                   "--log-outputs",
-                                   "stderr"},
-                                  dir_->path() + "/etcd.log");
+    std::vector<std::string> argv = testing::MutualTlsEtcdArgv(
+        {"m0", dir_->path() + "/data", client_url_, Loopback("https", FreePort()),
+         Loopback("http", FreePort()), pki_.dir});
+    // A test cluster of its own, electing its leader at once.
+    argv.insert(argv.end(), {"--initial-cluster-token", "kkadm-test", "--heartbeat-interval", "10",
+                             "--election-timeout", "100"});
+    etcd_ = new BackgroundProcess(argv, dir_->path() + "/etcd.log");
     ASSERT_TRUE(etcd_->started());
-    EtcdClient client(Config());
-    Status health = Unavailable("not polled");
-    for (int i = 0; i < 200 && !health.ok() && etcd_->running(); ++i) {
-      health = client.EndpointHealth(client_url_);
-      if (!health.ok()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    Status health = AwaitHealthy();
     ASSERT_TRUE(health.ok()) << health.message() << "\n"
                              << testing::ReadFileOrEmpty(dir_->path() + "/etcd.log");
     suite_set_up_ = true;
@@ -95,6 +53,17 @@ class EtcdClientTest : public ::testing::Test {
     etcd_ = nullptr;
     delete dir_;
     dir_ = nullptr;
+  }
+
+  // Up to 10 s for etcd to answer its health check (while it runs).
+  static Status AwaitHealthy() {
+    EtcdClient client(Config());
+    Status health = Unavailable("not polled");
+    for (int i = 0; i < 200 && !health.ok() && etcd_->running(); ++i) {
+      health = client.EndpointHealth(client_url_);
+      if (!health.ok()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return health;
   }
 
   static EtcdClientConfig Config() {

@@ -193,5 +193,71 @@ TEST(NetRulesTest, SplitHostPortAsGo) {
   }
 }
 
+TEST(NetRulesTest, JoinHostPortBracketsIPv6) {
+  EXPECT_EQ(JoinHostPort("10.0.0.1", 6443), "10.0.0.1:6443");
+  EXPECT_EQ(JoinHostPort("fd00::1", 2379), "[fd00::1]:2379");
+  EXPECT_EQ(JoinHostPort("cp.example.com", "443"), "cp.example.com:443");
+  EXPECT_EQ(JoinHostPort("::ffff:10.0.0.1", "443"), "[::ffff:10.0.0.1]:443");
+}
+
+// netutils.IsIPv6String, which picks etcd's and the API server's localhost ("::1" or "127.0.0.1"):
+// an IPv4-mapped address is IPv4 (kkadm's inet_pton copy took it for IPv6).
+TEST(NetRulesTest, IsIpv6AddressAsNetutils) {
+  EXPECT_TRUE(IsIpv6Address("::1"));
+  EXPECT_TRUE(IsIpv6Address("fd00::10"));
+  EXPECT_FALSE(IsIpv6Address("127.0.0.1"));
+  EXPECT_FALSE(IsIpv6Address("node.example"));
+  EXPECT_FALSE(IsIpv6Address("::ffff:10.0.0.1"));
+}
+
+// Go's net.ParseIP and net.ParseCIDR, which Go's proxy rules use: no leading zeros in IPv4.
+TEST(NetRulesTest, StrictParsingAsGoNet) {
+  EXPECT_EQ(ParseIpStrict("10.0.0.1"), ParseIp("10.0.0.1"));
+  EXPECT_EQ(ParseIpStrict("0.0.0.0"), ParseIp("0.0.0.0"));
+  EXPECT_EQ(ParseIpStrict("fd00::1"), ParseIp("fd00::1"));
+  EXPECT_EQ(ParseIpStrict("::ffff:10.0.0.1"), ParseIp("10.0.0.1"));
+  for (const char* bad : {"010.0.0.1", "10.0.0.01", "10.00.0.1", "::ffff:010.0.0.1", "10.0.0",
+                          "10.0.0.256", "fd00::1%eth0", "node-1", ""}) {
+    EXPECT_FALSE(ParseIpStrict(bad)) << bad;
+  }
+  EXPECT_TRUE(ParseIp("010.0.0.1"));  // the sloppy reading accepts what the strict one refuses
+  ASSERT_TRUE(ParseCidrStrict("10.96.0.0/12"));
+  EXPECT_EQ(ParseCidrStrict("10.96.0.0/12")->prefix, 12);
+  EXPECT_EQ(ParseCidrStrict("fd00::/108")->prefix, 108);
+  for (const char* bad : {"010.96.0.0/12", "10.96.0.0/33", "10.96.0.0", "fd00::/129", "/8"}) {
+    EXPECT_FALSE(ParseCidrStrict(bad)) << bad;
+  }
+  EXPECT_TRUE(ParseCidr("010.96.0.0/12"));
+}
+
+TEST(NetRulesTest, CidrContainsAsGoIpNet) {
+  auto ip = [](const char* text) { return *ParseIp(text); };
+  const Cidr v4 = *ParseCidr("10.96.1.2/12");
+  EXPECT_TRUE(CidrContains(v4, ip("10.96.0.1")));
+  EXPECT_TRUE(CidrContains(v4, ip("10.111.255.255")));
+  EXPECT_TRUE(CidrContains(v4, ip("::ffff:10.96.0.1")));
+  EXPECT_FALSE(CidrContains(v4, ip("10.112.0.0")));
+  EXPECT_FALSE(CidrContains(v4, ip("fd00::1")));
+  const Cidr v6 = *ParseCidr("fd00::/108");
+  EXPECT_TRUE(CidrContains(v6, ip("fd00::1")));
+  EXPECT_FALSE(CidrContains(v6, ip("fd00::10:0")));
+  EXPECT_FALSE(CidrContains(v6, ip("10.0.0.1")));
+  // An IPv4-mapped network is compared as IPv4, on the last 32 bits of its mask.
+  const Cidr mapped = *ParseCidr("::ffff:10.0.0.0/104");
+  EXPECT_TRUE(CidrContains(mapped, ip("10.1.2.3")));
+  EXPECT_FALSE(CidrContains(mapped, ip("11.0.0.1")));
+  EXPECT_TRUE(CidrContains(*ParseCidr("0.0.0.0/0"), ip("192.0.2.1")));
+  EXPECT_FALSE(CidrContains(*ParseCidr("0.0.0.0/0"), ip("::1")));
+}
+
+TEST(NetRulesTest, LoopbackAsGo) {
+  for (const char* yes : {"127.0.0.1", "127.255.0.9", "::1", "::ffff:127.0.0.1"}) {
+    EXPECT_TRUE(IsLoopbackIp(*ParseIp(yes))) << yes;
+  }
+  for (const char* no : {"128.0.0.1", "::2", "::", "0.0.0.0", "fd00::1"}) {
+    EXPECT_FALSE(IsLoopbackIp(*ParseIp(no))) << no;
+  }
+}
+
 }  // namespace
 }  // namespace kkadm::util

@@ -51,14 +51,6 @@ TEST(ProbeTest, StartupThresholdIsCeilingOfTimeoutOverTenSeconds) {
   EXPECT_EQ(StartupFailureThreshold(std::chrono::seconds(40)), 4);
 }
 
-TEST(NetTest, JoinHostPortBracketsIPv6) {
-  EXPECT_EQ(JoinHostPort("10.0.0.1", 6443), "10.0.0.1:6443");
-  EXPECT_EQ(JoinHostPort("fd00::1", 2379), "[fd00::1]:2379");
-  EXPECT_TRUE(IsIPv6("::1"));
-  EXPECT_FALSE(IsIPv6("127.0.0.1"));
-  EXPECT_FALSE(IsIPv6("node.example"));
-}
-
 TEST(VolumesTest, ExtraVolumeOverridesDefaultAndAllSortByName) {
   VolumeMap volumes;
   AddVolume(volumes, "k8s-certs", "/etc/kubernetes/pki", true, "DirectoryOrCreate");

@@ -12,15 +12,6 @@ using nlohmann::json;
 
 json Group(const std::string& name) { return json::array({util::RbacSubject("Group", name)}); }
 
-json FindNamed(const json& list, const std::string& name, const char* field) {
-  if (!list.is_array()) return nullptr;
-  for (const auto& item : list) {
-    if (item.is_object() && item.value("name", "") == name && item.contains(field))
-      return item[field];
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 Status UpdateOrCreateTokens(util::KubeClient& client, bool fail_if_exists,
@@ -75,41 +66,19 @@ Status CreateBootstrapTokenRbac(util::KubeClient& client, util::Printer& out) {
   return Status::Ok();
 }
 
-Result<KubeconfigCluster> CurrentCluster(const util::FileSystem& fs,
-                                         const std::string& kubeconfig_path) {
-  auto text = fs.ReadFile(kubeconfig_path);
-  if (!text) return text.error().Wrap("failed to load admin kubeconfig");
-  auto doc = util::yaml::Read(*text, {.source = kubeconfig_path});
-  if (!doc) return doc.error().Wrap("failed to load admin kubeconfig");
-  const std::string current = doc->value("current-context", "");
-  const json context = FindNamed(doc->value("contexts", json()), current, "context");
-  const std::string cluster_name = context.is_object() ? context.value("cluster", "") : "";
-  const json cluster = FindNamed(doc->value("clusters", json()), cluster_name, "cluster");
-  if (!cluster.is_object()) {
-    return InvalidArgument("kubeconfig \"" + kubeconfig_path +
-                           "\" has no cluster for its current context \"" + current + "\"");
-  }
-  KubeconfigCluster out{cluster.value("server", ""),
-                        cluster.value("certificate-authority-data", "")};
-  if (out.ca_data.empty() && cluster.contains("certificate-authority")) {
-    auto ca = fs.ReadFile(cluster.value("certificate-authority", ""));
-    if (!ca) return ca.error().Wrap("reading the kubeconfig's CA");
-    out.ca_data = util::Base64Encode(*ca);
-  }
-  return out;
-}
-
-std::string ClusterInfoKubeconfig(const KubeconfigCluster& cluster) {
-  json doc = {{"apiVersion", "v1"},
-              {"kind", "Config"},
-              {"clusters", json::array({{{"name", ""},
-                                         {"cluster",
-                                          {{"server", cluster.server},
-                                           {"certificate-authority-data", cluster.ca_data}}}}})},
-              {"contexts", nullptr},
-              {"current-context", ""},
-              {"preferences", json::object()},
-              {"users", nullptr}};
+std::string ClusterInfoKubeconfig(const util::KubeconfigCluster& cluster) {
+  json doc = {
+      {"apiVersion", "v1"},
+      {"kind", "Config"},
+      {"clusters", json::array({{{"name", ""},
+                                 {"cluster",
+                                  {{"server", cluster.server},
+                                   {"certificate-authority-data",
+                                    util::Base64Encode(cluster.certificate_authority_data)}}}}})},
+      {"contexts", nullptr},
+      {"current-context", ""},
+      {"preferences", json::object()},
+      {"users", nullptr}};
   return util::yaml::Emit(doc);
 }
 
@@ -117,8 +86,8 @@ Status CreateClusterInfo(util::KubeClient& client, const util::FileSystem& fs,
                          const std::string& admin_kubeconfig_path, util::Printer& out) {
   out.Line("bootstrap-token",
            "Creating the \"cluster-info\" ConfigMap in the \"kube-public\" namespace");
-  auto cluster = CurrentCluster(fs, admin_kubeconfig_path);
-  if (!cluster) return cluster.error();
+  auto cluster = util::ReadCurrentCluster(fs, admin_kubeconfig_path);
+  if (!cluster) return cluster.error().Wrap("failed to load admin kubeconfig");
   KKADM_RETURN_IF_ERROR(util::CreateOrRetain(
       client, util::ConfigMap(util::kKubePublic, "cluster-info",
                               {{"kubeconfig", ClusterInfoKubeconfig(*cluster)}})));

@@ -10,6 +10,7 @@
 #include "app/config/types.h"
 #include "app/util/file_system.h"
 #include "app/util/kube_client.h"
+#include "app/util/kubeconfig.h"
 #include "app/util/printer.h"
 #include "app/util/status.h"
 
@@ -26,18 +27,9 @@ Status UpdateOrCreateTokens(util::KubeClient& client, bool fail_if_exists,
 // kubeadm's "[bootstrap-token] Configured RBAC rules ..." line after each.
 Status CreateBootstrapTokenRbac(util::KubeClient& client, util::Printer& out);
 
-// The server URL and base64 CA data of the current context's cluster of a kubeconfig (a file CA
-// is read through `fs`). InvalidArgument when the kubeconfig has no such cluster.
-struct KubeconfigCluster {
-  std::string server;
-  std::string ca_data;  // base64
-};
-Result<KubeconfigCluster> CurrentCluster(const util::FileSystem& fs,
-                                         const std::string& kubeconfig_path);
-
-// The kubeconfig published in cluster-info: one cluster named "" with server and CA data, as
-// client-go's clientcmd.Write renders it.
-std::string ClusterInfoKubeconfig(const KubeconfigCluster& cluster);
+// The kubeconfig published in cluster-info: one cluster named "" with the server and CA data of
+// `cluster` (admin.conf's, util::ReadCurrentCluster), as client-go's clientcmd.Write renders it.
+std::string ClusterInfoKubeconfig(const util::KubeconfigCluster& cluster);
 
 // ConfigMap kube-public/cluster-info (kept when it exists) and Role+RoleBinding
 // kubeadm:bootstrap-signer-clusterinfo letting system:anonymous get it.

@@ -7,6 +7,7 @@
 #include <array>
 #include <sstream>
 
+#include "app/util/net_rules.h"
 #include "app/util/strings.h"
 
 namespace kkadm::phases {
@@ -36,7 +37,7 @@ void AddEtcdArgs(const StaticPodInput& in, std::vector<Arg>& args) {
     return;
   }
   // The local member listens on the loopback address of the advertise address's family.
-  const std::string localhost = util::IsIPv6(in.endpoint.advertise_address) ? "::1" : "127.0.0.1";
+  const std::string localhost = util::LocalhostFor(in.endpoint.advertise_address);
   std::string servers = "https://" + util::JoinHostPort(localhost, 2379);
   if (c.etcd.local) {
     if (auto v = util::GetArgValue(c.etcd.local->extra_args, "advertise-client-urls")) servers = *v;

@@ -4,6 +4,7 @@
 #include "app/config/images.h"
 #include "app/phases/controlplane/args.h"
 #include "app/phases/controlplane/volumes.h"
+#include "app/util/net_rules.h"
 
 namespace kkadm::phases {
 namespace {

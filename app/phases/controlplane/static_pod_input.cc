@@ -1,6 +1,7 @@
 // Steps every kubeadm static Pod shares (see static_pod_input.h).
 #include "app/phases/controlplane/static_pod_input.h"
 
+#include "app/util/environment.h"
 #include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases {
@@ -54,6 +55,20 @@ Status PatchAndWritePod(const std::string& target, json pod, const ManifestPatch
     pod = std::move(patched).value();
   }
   return util::WriteStaticPodManifest(fs, manifest_dir, target, util::yaml::Emit(pod));
+}
+
+StaticPodInput StaticPodInputFromConfig(const config::InitConfiguration& cfg,
+                                        const util::FileSystem& fs, bool external_ca) {
+  return StaticPodInput{
+      .cluster = &cfg.cluster,
+      .endpoint = cfg.local_api_endpoint,
+      .node_name = cfg.node_registration.name,
+      .image_pull_policy = cfg.node_registration.image_pull_policy,
+      .health_check_timeout = cfg.timeouts.control_plane_component_health_check,
+      .external_ca = external_ca,
+      .environment = util::ProcessEnvironment(),
+      .fs = &fs,
+  };
 }
 
 }  // namespace kkadm::phases

@@ -59,6 +59,12 @@ std::string JoinPath(const std::string& dir, const std::string& name);
 void FillContainer(nlohmann::json& pod, const std::string& image, const StaticPodInput& input,
                    const std::vector<std::string>& command, const std::vector<config::EnvVar>& env);
 
+// The node's advertise endpoint, node name, pull policy and health-check timeout from `cfg`, the
+// external-CA mode, and the process environment (for *_proxy variables). `cfg` and `fs` must
+// outlive the result. Used by init and by a joining control-plane node (its InitConfiguration).
+StaticPodInput StaticPodInputFromConfig(const config::InitConfiguration& cfg,
+                                        const util::FileSystem& fs, bool external_ca);
+
 // Runs `patcher` (if any) on the Pod, serialises it and writes <manifest_dir>/<target>.yaml
 // (see util::WriteStaticPodManifest).
 Status PatchAndWritePod(const std::string& target, nlohmann::json pod,

@@ -7,6 +7,7 @@
 
 #include "app/config/images.h"
 #include "app/util/ascii.h"
+#include "app/util/net_rules.h"
 #include "app/util/version_numbers.h"
 
 namespace kkadm::phases {
@@ -14,10 +15,6 @@ namespace {
 
 using config::Arg;
 using nlohmann::json;
-
-std::string Localhost(const StaticPodInput& in) {
-  return util::IsIPv6(in.endpoint.advertise_address) ? "::1" : "127.0.0.1";
-}
 
 struct ProbeEndpoint {
   std::string host;
@@ -57,7 +54,7 @@ std::optional<UrlParts> SplitUrl(std::string_view url) {
 // The metrics endpoint the probes use: the first listen-metrics-urls entry when the user sets it
 // (kubeadm's GetEtcdProbeEndpoint), else http://<localhost>:2381.
 ProbeEndpoint EtcdProbeEndpoint(const StaticPodInput& in) {
-  ProbeEndpoint probe{.host = Localhost(in)};
+  ProbeEndpoint probe{.host = util::LocalhostFor(in.endpoint.advertise_address)};
   auto urls = util::GetArgValue(in.cluster->etcd.local->extra_args, "listen-metrics-urls");
   if (!urls) return probe;
   const std::string first = urls->substr(0, urls->find(','));
@@ -126,7 +123,7 @@ std::vector<std::string> EtcdCommand(const StaticPodInput& in,
                                      const std::vector<EtcdMember>& initial_cluster) {
   const config::ClusterConfiguration& c = *in.cluster;
   const std::string& pki = c.certificates_dir;
-  const std::string localhost = Localhost(in);
+  const std::string localhost = util::LocalhostFor(in.endpoint.advertise_address);
   std::vector<Arg> base = {
       {"name", in.node_name},
       {"experimental-initial-corrupt-check", "true"},

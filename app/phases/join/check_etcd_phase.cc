@@ -1,9 +1,19 @@
-// The hidden `check-etcd` phase of `kkadm join`: a thin adapter over RunCheckEtcd.
+// The hidden `check-etcd` phase of `kkadm join`: data.etcd checks the cluster's local etcd.
 #include "app/phases/join/check_etcd_phase.h"
 
-#include "app/phases/join/etcd_join.h"
+#include "app/phases/etcd/etcd_join.h"
 
 namespace kkadm::phases {
+
+Status RunCheckEtcd(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  auto cluster = data.cluster();
+  if (!cluster) return cluster.error();
+  const config::InitConfiguration& cfg = (*cluster)->init_cfg;
+  if (!cfg.cluster.etcd.local) return Status::Ok();
+  data.printer().Line("check-etcd", "Checking that the etcd cluster is healthy");
+  return data.etcd->CheckHealth(cfg);
+}
 
 workflow::Phase NewCheckEtcdPhase(JoinData& data) {
   workflow::Phase phase;

@@ -1,10 +1,35 @@
 // The `control-plane-join` phase of `kkadm join` (kubeadm's phases/join/controlplanejoin.go).
 #include "app/phases/join/control_plane_join_phase.h"
 
-#include "app/phases/join/control_plane_join.h"
-#include "app/phases/join/etcd_join.h"
+#include "app/phases/etcd/etcd_join.h"
+#include "app/phases/markcontrolplane/mark_control_plane.h"
 
 namespace kkadm::phases {
+
+Status RunJoinEtcd(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  auto cluster = data.cluster();
+  if (!cluster) return cluster.error();
+  const config::InitConfiguration& cfg = (*cluster)->init_cfg;
+  if (!cfg.cluster.etcd.local) {
+    data.printer().Line("control-plane-join",
+                        "Using external etcd - no local stacked instance added");
+    return Status::Ok();
+  }
+  return JoinLocalEtcd(*data.host, data.printer(),
+                       {.cfg = cfg, .patches = data.patches, .manifest_dir = data.manifest_dir},
+                       *data.etcd);
+}
+
+Status RunJoinMarkControlPlane(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  auto client = data.client();
+  if (!client) return client.error().Wrap("couldn't create Kubernetes client");
+  const auto& node = data.cfg.node_registration;
+  return MarkControlPlane(**client, data.host->clock, data.printer(), node.name,
+                          ControlPlaneTaints(node.taints), data.cfg.timeouts.kubernetes_api_call)
+      .Wrap("error applying control-plane label and taints");
+}
 
 workflow::Phase NewControlPlaneJoinPhase(JoinData& data) {
   workflow::Phase etcd;

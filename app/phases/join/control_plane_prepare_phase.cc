@@ -1,9 +1,125 @@
-// The `control-plane-prepare` phase of `kkadm join` (kubeadm's phases/join/controlplaneprepare.go).
+// The `control-plane-prepare` phase of `kkadm join` (kubeadm's phases/join/controlplaneprepare.go):
+// download-certs, certs, kubeconfig, control-plane, each reading the discovered cluster.
 #include "app/phases/join/control_plane_prepare_phase.h"
 
-#include "app/phases/join/control_plane_prepare.h"
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "app/phases/certs/certs.h"
+#include "app/phases/controlplane/manifests.h"
+#include "app/phases/controlplane/static_pod_input.h"
+#include "app/phases/etcd/etcd_manifest.h"
+#include "app/phases/join/kubelet_start_phase.h"
+#include "app/phases/kubeconfig/kubeconfig_files.h"
+#include "app/phases/uploadcerts/upload_certs.h"
+#include "app/util/pki/key_pool.h"
 
 namespace kkadm::phases {
+namespace {
+
+// ca.crt without ca.key: the cluster's CA is external, nothing can be signed here.
+bool ExternalCa(const JoinData& data, const config::ClusterConfiguration& cluster) {
+  const std::string ca = cluster.certificates_dir + "/ca";
+  return data.host->fs.Exists(ca + ".crt") && !data.host->fs.Exists(ca + ".key");
+}
+
+constexpr const char* kControlPlaneComponents[] = {kKubeAPIServer, kKubeControllerManager,
+                                                   kKubeScheduler};
+
+Status CheckControlPlanePodPatches(const util::patches::Patcher& patches,
+                                   const StaticPodInput& input) {
+  for (const char* component : kControlPlaneComponents) {
+    KKADM_RETURN_IF_ERROR(CheckPodPatches(patches, component,
+                                          [&] { return BuildControlPlanePod(component, input); }));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status CheckControlPlaneJoinPatches(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  auto cluster = data.cluster();
+  if (!cluster) return cluster.error();
+  const config::InitConfiguration& cfg = (*cluster)->init_cfg;
+  const StaticPodInput input =
+      StaticPodInputFromConfig(cfg, data.fs(), ExternalCa(data, cfg.cluster));
+  KKADM_RETURN_IF_ERROR(CheckControlPlanePodPatches(data.patches, input));
+  if (cfg.cluster.etcd.local) {
+    const EtcdMember self{input.node_name, EtcdPeerURL(cfg.local_api_endpoint)};
+    KKADM_RETURN_IF_ERROR(
+        CheckPodPatches(data.patches, kEtcd, [&] { return BuildEtcdPod(input, {self}); }));
+  }
+  return CheckKubeletConfigPatches(*data.host, JoinKubeletStartInput(data, **cluster));
+}
+
+Status RunDownloadCerts(JoinData& data) {
+  if (!data.control_plane() || data.certificate_key().empty()) {
+    spdlog::info("[download-certs] Skipping certs download");
+    return Status::Ok();
+  }
+  auto cluster = data.cluster();
+  if (!cluster) return cluster.error();
+  auto client = data.bootstrap_client();
+  if (!client) return client.error().Wrap("unable to access the cluster");
+  return DownloadCerts(**client, data.fs(), data.printer(), (*cluster)->init_cfg.cluster,
+                       data.certificate_key())
+      .Wrap("error downloading certs");
+}
+
+Status RunPrepareCerts(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  auto cluster = data.cluster();
+  if (!cluster) return cluster.error();
+  const config::InitConfiguration& cfg = (*cluster)->init_cfg;
+  data.printer().Line(
+      "certs", fmt::format("Using certificateDir folder \"{}\"", cfg.cluster.certificates_dir));
+  util::pki::KeyPool keys;
+  certs::CertsEnv env{
+      cfg, data.fs(), data.printer(), data.host->clock, ExternalCa(data, cfg.cluster), &keys};
+  return certs::CreatePKIAssets(env);
+}
+
+Status RunPrepareKubeconfigs(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  auto cluster = data.cluster();
+  if (!cluster) return cluster.error();
+  const config::InitConfiguration& cfg = (*cluster)->init_cfg;
+  data.printer().Line("kubeconfig", "Generating kubeconfig files");
+  data.printer().Line("kubeconfig",
+                      fmt::format("Using kubeconfig folder \"{}\"", data.kubeconfig_dir));
+  kubeconfig::KubeconfigEnv env{cfg, data.fs(), data.printer(), data.host->clock,
+                                data.kubeconfig_dir};
+  const bool external = ExternalCa(data, cfg.cluster);
+  // The kubelet's own kubeconfig comes from its TLS bootstrap, not from here.
+  for (const char* file :
+       {kubeconfig::kAdminConf, kubeconfig::kControllerManagerConf, kubeconfig::kSchedulerConf}) {
+    Status s = external ? kubeconfig::ValidateKubeconfigForExternalCA(file, env)
+                        : kubeconfig::CreateKubeconfigFile(file, env);
+    KKADM_RETURN_IF_ERROR(s.Wrap("error generating kubeconfig files"));
+  }
+  return Status::Ok();
+}
+
+Status RunPrepareControlPlane(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  auto cluster = data.cluster();
+  if (!cluster) return cluster.error();
+  const config::InitConfiguration& cfg = (*cluster)->init_cfg;
+  data.printer().Line("control-plane",
+                      fmt::format("Using manifest folder \"{}\"", data.manifest_dir));
+  const StaticPodInput input =
+      StaticPodInputFromConfig(cfg, data.fs(), ExternalCa(data, cfg.cluster));
+  KKADM_RETURN_IF_ERROR(CheckControlPlanePodPatches(data.patches, input));
+  for (const char* component : kControlPlaneComponents) {
+    data.printer().Line("control-plane",
+                        fmt::format("Creating static Pod manifest for \"{}\"", component));
+    KKADM_RETURN_IF_ERROR(CreateControlPlaneManifest(component, input, data.fs(), data.manifest_dir,
+                                                     PatcherFor(data.patches)));
+  }
+  return Status::Ok();
+}
+
 namespace {
 
 const std::vector<std::string> kDiscoveryFlags = {"api-server-endpoint",

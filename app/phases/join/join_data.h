@@ -4,16 +4,13 @@
 
 #include <functional>
 #include <memory>
-#include <set>
 #include <string>
+#include <vector>
 
 #include "app/config/types.h"
-#include "app/util/etcd_client.h"
-#include "app/util/host.h"
+#include "app/phases/discovery/join_cluster.h"
+#include "app/phases/node_context.h"
 #include "app/util/kube_client.h"
-#include "app/util/kubeconfig.h"
-#include "app/util/patches/patcher.h"
-#include "app/util/printer.h"
 
 namespace kkadm::phases {
 
@@ -21,37 +18,9 @@ class EtcdJoiner;
 class KubeletBootstrapWaiter;
 class Waiter;
 
-// What discovery established about the cluster this node joins.
-struct JoinCluster {
-  // The identity the kubelet bootstraps with and kkadm reads the cluster with before this node has
-  // its own: cluster "kubernetes" (server + verified CA) and user tls-bootstrap-token-user (or the
-  // discovery file's credentials, or admin.conf when a control-plane join resumes).
-  util::Kubeconfig tls_bootstrap;
-  std::string ca_pem;  // the cluster CA, verified
-  // The cluster's ClusterConfiguration and KubeletConfiguration with this node's registration,
-  // local API endpoint (control plane), timeouts and patches: what kubeadm calls initCfg.
-  config::InitConfiguration init_cfg;
-};
-
-struct JoinData {
+struct JoinData : NodeContext {
   config::JoinConfiguration cfg;
 
-  // Set by MakeJoinData before any phase runs; never null while phases run.
-  util::Host* host = nullptr;
-  util::Printer* out = nullptr;
-
-  // The dry run's seams (FileSystem, InitSystem, clients, waiters) say what would happen; this is
-  // only for kubeadm's "Would pull the required images" line, a step kkadm never takes.
-  bool dry_run = false;
-  // Node paths. In dry-run the FileSystem diverts writes, so these keep their real values.
-  std::string kubeconfig_dir = "/etc/kubernetes";
-  std::string manifest_dir = "/etc/kubernetes/manifests";
-  std::string kubelet_dir = "/var/lib/kubelet";
-
-  // Lower-cased check names from --ignore-preflight-errors and nodeRegistration, or {"all"}.
-  std::set<std::string> ignore_preflight_errors;
-  // The --patches or patches.directory patches, read before any phase runs (none by default).
-  util::patches::Patcher patches;
   // The API endpoints to discover from, in order: the configured one first, then the other
   // endpoints of a join token.
   std::vector<std::string> discovery_endpoints;
@@ -66,14 +35,6 @@ struct JoinData {
   // admin.conf's identity against this node's own API server (advertise address and bind port):
   // what wait-control-plane polls.
   std::function<Result<std::unique_ptr<util::KubeClient>>()> local_api_client;
-  // A client from a kubeconfig file on the node, with the files it names; an error while any of
-  // them is missing or unreadable (how kubelet-start sees the kubelet's TLS bootstrap finish).
-  std::function<Result<std::unique_ptr<util::KubeClient>>(const std::string& path)>
-      client_from_kubeconfig;
-  // A plain HTTP GET (the kubelet's healthz): the body on 200.
-  std::function<Result<std::string>(const std::string& url)> http_get;
-  // An etcd client for `config` (real one: util::EtcdClient over libcurl).
-  std::function<std::unique_ptr<util::EtcdClient>(util::EtcdClientConfig config)> etcd_client;
   // What the phases wait for and how they change etcd: real ones, or the dry run's (set by the
   // command, owned by it).
   Waiter* waiter = nullptr;
@@ -93,8 +54,6 @@ struct JoinData {
   std::string bootstrap_kubeconfig_path() const {
     return kubeconfig_dir + "/bootstrap-kubelet.conf";
   }
-  util::FileSystem& fs() { return host->fs; }
-  util::Printer& printer() { return *out; }
 };
 
 }  // namespace kkadm::phases

@@ -1,9 +1,15 @@
-// The `wait-control-plane` phase of `kkadm join`: a thin adapter over RunJoinWaitControlPlane.
+// The `wait-control-plane` phase of `kkadm join`: data.waiter waits for this node's API server.
 #include "app/phases/join/wait_control_plane_phase.h"
 
-#include "app/phases/join/control_plane_join.h"
+#include "app/phases/waitcontrolplane/waiter.h"
 
 namespace kkadm::phases {
+
+Status RunJoinWaitControlPlane(JoinData& data) {
+  if (!data.control_plane()) return Status::Ok();
+  return data.waiter->WaitForAPIServer(data.local_api_client,
+                                       data.cfg.timeouts.control_plane_component_health_check);
+}
 
 workflow::Phase NewJoinWaitControlPlanePhase(JoinData& data) {
   workflow::Phase phase;

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "app/config/images.h"
+
 namespace kkadm::phases {
 namespace {
 
@@ -57,8 +59,8 @@ std::vector<config::Arg> KubeletBaseFlags(const config::NodeRegistration& node,
                                           const std::string& hostname, bool register_taints) {
   std::vector<config::Arg> flags;
   flags.push_back({"container-runtime-endpoint", node.cri_socket});
-  flags.push_back(
-      {"pod-infra-container-image", fmt::format("{}/pause:{}", image_repository, kPauseImageTag)});
+  flags.push_back({"pod-infra-container-image",
+                   fmt::format("{}/pause:{}", image_repository, config::kPauseVersion)});
   if (register_taints && node.taints.has_value() && !node.taints->empty()) {
     std::string joined;
     for (const auto& t : *node.taints) joined += (joined.empty() ? "" : ",") + TaintString(t);

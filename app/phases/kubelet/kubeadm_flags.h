@@ -13,12 +13,12 @@
 namespace kkadm::phases {
 
 inline constexpr std::string_view kKubeadmFlagsEnvName = "kubeadm-flags.env";
-inline constexpr std::string_view kPauseImageTag = "3.10";
 
 // kkadm's own kubelet flags: --container-runtime-endpoint, --pod-infra-container-image
-// (<imageRepository>/pause:3.10), --register-with-taints when `register_taints` and taints are set
-// (join workers), and --hostname-override when the node name differs from `hostname` (the
-// lower-cased machine hostname). The node name is kubeletExtraArgs' hostname-override if given,
+// (<imageRepository>/pause:<config::kPauseVersion>, as kubeadm's GetPauseImage),
+// --register-with-taints when `register_taints` and taints are set (join workers), and
+// --hostname-override when the node name differs from `hostname` (the lower-cased machine
+// hostname). The node name is kubeletExtraArgs' hostname-override if given,
 // else node.name, else the hostname.
 std::vector<config::Arg> KubeletBaseFlags(const config::NodeRegistration& node,
                                           const std::string& image_repository,

@@ -2,89 +2,16 @@
 // applied to the API server's address and to the service and pod subnets.
 #include "app/phases/preflight/checks_proxy.h"
 
-#include <arpa/inet.h>
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <array>
-#include <cctype>
-#include <cstdint>
-#include <cstring>
 #include <sstream>
 #include <utility>
 
 #include "app/util/ascii.h"
+#include "app/util/net_rules.h"
 
 namespace kkadm::phases::preflight {
 namespace {
-
-// An IP address in 16-byte form; IPv4 is kept IPv4-mapped, as Go's net.IP does.
-struct Ip {
-  std::array<std::uint8_t, 16> bytes{};
-  bool v4 = false;
-};
-
-std::optional<Ip> ParseIp(const std::string& text) {
-  Ip ip;
-  in_addr v4{};
-  if (::inet_pton(AF_INET, text.c_str(), &v4) == 1) {
-    ip.v4 = true;
-    ip.bytes[10] = ip.bytes[11] = 0xff;
-    std::memcpy(&ip.bytes[12], &v4, 4);
-    return ip;
-  }
-  if (::inet_pton(AF_INET6, text.c_str(), ip.bytes.data()) == 1) return ip;
-  return std::nullopt;
-}
-
-std::string IpString(const Ip& ip) {
-  char text[INET6_ADDRSTRLEN] = {};
-  if (ip.v4) {
-    ::inet_ntop(AF_INET, &ip.bytes[12], text, sizeof(text));
-  } else {
-    ::inet_ntop(AF_INET6, ip.bytes.data(), text, sizeof(text));
-  }
-  return text;
-}
-
-struct Cidr {
-  Ip network;    // masked
-  int bits = 0;  // over the 16-byte form
-};
-
-std::optional<Cidr> ParseCidr(const std::string& text) {
-  auto slash = text.find('/');
-  if (slash == std::string::npos) return std::nullopt;
-  auto ip = ParseIp(text.substr(0, slash));
-  std::string len = text.substr(slash + 1);
-  if (!ip || len.empty() || len.size() > 3 ||
-      !std::all_of(len.begin(), len.end(), [](unsigned char c) { return std::isdigit(c); })) {
-    return std::nullopt;
-  }
-  int prefix = std::stoi(len);
-  if (prefix > (ip->v4 ? 32 : 128)) return std::nullopt;
-  Cidr cidr{*ip, prefix + (ip->v4 ? 96 : 0)};
-  for (int bit = cidr.bits; bit < 128; ++bit) {
-    cidr.network.bytes[bit / 8] &= static_cast<std::uint8_t>(~(0x80 >> (bit % 8)));
-  }
-  return cidr;
-}
-
-bool Contains(const Cidr& cidr, const Ip& ip) {
-  if (cidr.network.v4 != ip.v4) return false;
-  for (int bit = 0; bit < cidr.bits; ++bit) {
-    int mask = 0x80 >> (bit % 8);
-    if ((cidr.network.bytes[bit / 8] & mask) != (ip.bytes[bit / 8] & mask)) return false;
-  }
-  return true;
-}
-
-bool IsLoopback(const Ip& ip) {
-  if (ip.v4) return ip.bytes[12] == 127;
-  Ip one;
-  one.bytes[15] = 1;
-  return ip.bytes == one.bytes;
-}
 
 std::string EnvAny(const util::Machine& machine, const char* upper, const char* lower) {
   for (const char* name : {upper, lower}) {
@@ -94,31 +21,18 @@ std::string EnvAny(const util::Machine& machine, const char* upper, const char* 
   return "";
 }
 
-// Splits "host:port" / "[v6]:port"; false when there is no port part.
-bool SplitHostPort(const std::string& entry, std::string& host, std::string& port) {
-  if (!entry.empty() && entry.front() == '[') {
-    auto close = entry.find("]:");
-    if (close == std::string::npos) return false;
-    host = entry.substr(1, close - 1);
-    port = entry.substr(close + 2);
-    return true;
-  }
-  auto colon = entry.rfind(':');
-  if (colon == std::string::npos || entry.find(':') != colon) return false;
-  host = entry.substr(0, colon);
-  port = entry.substr(colon + 1);
-  return true;
-}
-
-// One NO_PROXY entry against the request's host; true means "connect directly".
-bool NoProxyMatches(std::string entry, const std::string& host, const std::optional<Ip>& ip,
-                    const std::string& port) {
+// One NO_PROXY entry against the request's host; true means "connect directly". As Go's
+// httpproxy: "*", a CIDR, an IP (with an optional port) or a domain suffix (with an optional port),
+// the addresses read strictly (net.ParseIP, net.ParseCIDR).
+bool NoProxyMatches(const std::string& entry, const std::string& host,
+                    const std::optional<util::IpBytes>& ip, const std::string& port) {
   if (entry == "*") return true;
-  if (auto cidr = ParseCidr(entry)) return ip && Contains(*cidr, *ip);
-  std::string entry_host = entry, entry_port;
-  if (SplitHostPort(entry, entry_host, entry_port) && entry_host.empty()) return false;
-  bool port_ok = entry_port.empty() || entry_port == port;
-  if (auto entry_ip = ParseIp(entry_host)) return ip && entry_ip->bytes == ip->bytes && port_ok;
+  if (auto cidr = util::ParseCidrStrict(entry)) return ip && util::CidrContains(*cidr, *ip);
+  util::HostPort entry_hp = util::SplitHostPort(entry).value_or(util::HostPort{entry, ""});
+  std::string& entry_host = entry_hp.host;
+  if (entry_host.empty()) return false;  // ":80": malformed, ignored
+  bool port_ok = entry_hp.port.empty() || entry_hp.port == port;
+  if (auto entry_ip = util::ParseIpStrict(entry_host)) return ip && *entry_ip == *ip && port_ok;
   if (entry_host.rfind("*.", 0) == 0) entry_host = entry_host.substr(1);
   bool match_host = entry_host.front() != '.';
   if (match_host) entry_host = "." + entry_host;
@@ -169,15 +83,19 @@ class HttpProxyCidrCheck final : public Check {
   std::string Name() const override { return "HTTPProxyCIDR"; }
   CheckResult Run(const util::Host& host) const override {
     if (cidr_.empty()) return {};
-    auto cidr = ParseCidr(cidr_);
-    if (!cidr) {
+    // kubeadm reads the CIDR sloppily (netutils.ParseCIDRSloppy) and asks about its first address
+    // (netutils.GetIndexedIP), which Go's proxy rules then read strictly.
+    if (!util::ParseCidr(cidr_)) {
       return {{},
               {fmt::format("error parsing CIDR \"{}\": invalid CIDR address: {}", cidr_, cidr_)}};
     }
-    Ip first = cidr->network;
-    for (int i = 15; i >= 0 && ++first.bytes[i] == 0; --i) {
+    auto first = util::IndexedIpInCidr(cidr_, 1);
+    if (!first) {
+      return {{},
+              {fmt::format("unable to get first IP address from the given CIDR ({}): {}", cidr_,
+                           first.error().message())}};
     }
-    auto proxy = HttpsProxyFor(host.machine, IpString(first), "1234");
+    auto proxy = HttpsProxyFor(host.machine, *first, "1234");
     if (!proxy) return {};
     return {{fmt::format("connection to \"{}\" uses proxy \"{}\". This may lead to malfunctional "
                          "cluster setup. Make sure that Pod and Services IP ranges specified "
@@ -197,8 +115,8 @@ std::optional<std::string> HttpsProxyFor(const util::Machine& machine, const std
   std::string proxy = EnvAny(machine, "HTTPS_PROXY", "https_proxy");
   if (proxy.empty()) return std::nullopt;
   std::string name = util::AsciiToLower(util::TrimSpace(host));
-  auto ip = ParseIp(name);
-  if (name == "localhost" || (ip && IsLoopback(*ip))) return std::nullopt;
+  auto ip = util::ParseIpStrict(name);
+  if (name == "localhost" || (ip && util::IsLoopbackIp(*ip))) return std::nullopt;
   std::istringstream entries(EnvAny(machine, "NO_PROXY", "no_proxy"));
   for (std::string entry; std::getline(entries, entry, ',');) {
     entry = util::AsciiToLower(util::TrimSpace(entry));

@@ -1,7 +1,110 @@
-// The `cleanup-node` phase of `kkadm reset`: a thin adapter over RunCleanupNode.
+// The `cleanup-node` phase of `kkadm reset`: stop the kubelet, unmount what lies below
+// /var/lib/kubelet, delete the contents of kubeadm's directories and its kubeconfig files, all
+// through the host's seams (which say what they do, or in a dry run what they would do).
 #include "app/phases/reset/cleanup_node_phase.h"
 
-#include "app/phases/reset/cleanup_node.h"
+#include <spdlog/spdlog.h>
+
+#include <map>
+
+namespace kkadm::phases::reset {
+namespace {
+
+constexpr const char* kKubeletUnit = "kubelet.service";
+constexpr const char* kDefaultCertDir = "/etc/kubernetes/pki";
+
+void AddFailures(ResetData& data, const std::vector<util::RemovalFailure>& failures) {
+  for (const auto& f : failures) data.LeaveBehind(f.path, f.reason);
+}
+
+// Checks that no mount is left below the kubelet directory; each one that is goes to left_behind
+// with the unmount error met for it, if any.
+bool NoMountsLeft(ResetData& data, const std::map<std::string, std::string>& errors) {
+  Result<std::vector<std::string>> left = data.host->mounter.MountPointsUnder(data.kubelet_dir);
+  if (!left) {
+    data.LeaveBehind(data.kubelet_dir,
+                     "its mounts could not be listed again: " + left.error().message());
+    return false;
+  }
+  for (const std::string& mount : *left) {
+    auto error = errors.find(mount);
+    data.LeaveBehind(mount, error != errors.end() ? "could not be unmounted: " + error->second
+                                                  : "is still mounted");
+  }
+  return left->empty();
+}
+
+}  // namespace
+
+void StopKubelet(ResetData& data) {
+  // The init system says it ("[reset] Stopping the kubelet service", or in a dry run "[dryrun]
+  // Would stop the kubelet service").
+  Status stopped = data.host->init.Stop(kKubeletUnit);
+  if (stopped.ok()) return;
+  if (stopped.code() == StatusCode::kNotFound) {
+    spdlog::info("[reset] The kubelet service is not installed: {}", stopped.message());
+    return;
+  }
+  spdlog::warn("[reset] The kubelet service could not be stopped by kkadm: [{}]",
+               stopped.message());
+  spdlog::warn("[reset] Please ensure kubelet is stopped manually");
+  data.LeaveBehind(kKubeletUnit, "could not be stopped: " + stopped.message() +
+                                     "; stop it by hand ('systemctl stop kubelet')");
+}
+
+bool UnmountKubeletDir(ResetData& data) {
+  // The mounter says it ("[reset] Unmounting mounted directories in ...", or "Would unmount ...").
+  Result<std::map<std::string, std::string>> errors =
+      data.host->mounter.UnmountAllUnder(data.kubelet_dir, data.cfg.unmount_flags);
+  if (!errors) {
+    data.LeaveBehind(data.kubelet_dir,
+                     "its mounts could not be listed: " + errors.error().message());
+  }
+  const bool ok = errors && NoMountsLeft(data, *errors);
+  if (!ok) {
+    data.LeaveBehind(data.kubelet_dir,
+                     "contents not deleted: a mount below it is still mounted, and "
+                     "deleting through it would delete what it shows");
+  }
+  return ok;
+}
+
+std::vector<std::string> DirectoriesToClean(const ResetData& data, bool kubelet_unmounted) {
+  std::vector<std::string> dirs = {data.manifest_dir};
+  if (kubelet_unmounted) dirs.push_back(data.kubelet_dir);
+  dirs.push_back(data.cert_dir);
+  if (data.cfg.cleanup_tmp_dir) dirs.push_back(data.kubeconfig_dir + "/tmp");
+  if (data.cleanup_cni) dirs.push_back(data.cni_dir);
+  return dirs;
+}
+
+std::vector<std::string> FilesToDelete(const ResetData& data) {
+  std::vector<std::string> files;
+  for (const char* name : {"admin.conf", "super-admin.conf", "kubelet.conf",
+                           "bootstrap-kubelet.conf", "controller-manager.conf", "scheduler.conf"}) {
+    files.push_back(data.kubeconfig_dir + "/" + name);
+  }
+  return files;
+}
+
+Status RunCleanupNode(ResetData& data) {
+  StopKubelet(data);
+  bool unmounted = UnmountKubeletDir(data);
+  // etcd ran until the kubelet stopped: what it wrote after remove-etcd-member emptied its data
+  // directory (or a restarted etcd's fresh member directory) goes too.
+  if (!data.etcd_data_dir.empty())
+    AddFailures(data, data.host->remover.CleanDirectory(data.etcd_data_dir));
+  if (data.cert_dir != kDefaultCertDir) {
+    spdlog::warn("[reset] WARNING: Cleaning a non-default certificates directory: \"{}\"",
+                 data.cert_dir);
+  }
+  // The remover says what it deletes ("[reset] Deleting files: [...]", or "Would delete ...").
+  AddFailures(data, data.host->remover.CleanDirectories(DirectoriesToClean(data, unmounted)));
+  AddFailures(data, data.host->remover.RemoveFiles(FilesToDelete(data)));
+  return Status();
+}
+
+}  // namespace kkadm::phases::reset
 
 namespace kkadm::phases {
 

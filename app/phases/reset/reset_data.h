@@ -3,16 +3,11 @@
 #pragma once
 
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "app/config/types.h"
-#include "app/util/host.h"
-#include "app/util/mounter.h"
-#include "app/util/printer.h"
-#include "app/util/terminal.h"
-#include "app/util/tree_remover.h"
+#include "app/phases/node_context.h"
 
 namespace kkadm::phases {
 
@@ -26,30 +21,18 @@ struct LeftBehind {
   std::string reason;
 };
 
-struct ResetData {
+struct ResetData : NodeContext {
   config::ResetConfiguration cfg;  // --config and flags, defaulted and validated
   // The cluster's ClusterConfiguration from the kubeadm-config ConfigMap, when it could be read.
   std::optional<config::ClusterConfiguration> cluster;
 
-  // Set by MakeResetData before any phase runs; never null while phases run. Real ones, or for
-  // --dry-run ones that change nothing and say what they would do.
-  util::Host* host = nullptr;
-  util::Printer* out = nullptr;
-  util::Terminal* terminal = nullptr;
-  util::Mounter* mounter = nullptr;
-  util::TreeRemover* remover = nullptr;
+  // How remove-etcd-member changes etcd: the real remover, or the dry run's (set by the command).
   reset::EtcdMemberRemover* etcd = nullptr;
 
   // Ask before changing anything: not with --force, nor in a dry run, which changes nothing.
   bool confirm = true;
   bool cleanup_cni = false;                      // kkadm's --cleanup-cni: also empty /etc/cni/net.d
   std::string cert_dir = "/etc/kubernetes/pki";  // the directory cleanup-node empties
-  std::set<std::string> ignore_preflight_errors;  // lower-cased, or {"all"}
-
-  // Node paths (kubeadm's constants).
-  std::string kubeconfig_dir = "/etc/kubernetes";
-  std::string manifest_dir = "/etc/kubernetes/manifests";
-  std::string kubelet_dir = "/var/lib/kubelet";
   std::string cni_dir = "/etc/cni/net.d";
 
   // The data directory remove-etcd-member emptied while etcd still ran; cleanup-node empties it
@@ -69,9 +52,6 @@ struct ResetData {
     }
     left_behind.push_back({std::move(what), std::move(reason)});
   }
-
-  util::FileSystem& fs() { return host->fs; }
-  util::Printer& printer() { return *out; }
 };
 
 }  // namespace kkadm::phases

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "app/phases/bootstraptoken/bootstrap_token.h"
 #include "app/util/kube_apply.h"
 #include "app/util/kubeconfig.h"
 #include "app/util/net_rules.h"
@@ -12,22 +11,15 @@
 namespace kkadm::phases {
 namespace {
 
-// "host:port", the host bracketed when it is IPv6.
-std::string JoinHostPort(const std::string& host, const std::string& port) {
-  return host.find(':') != std::string::npos ? "[" + host + "]:" + port : host + ":" + port;
-}
-
 struct ClusterFacts {
   std::string server;  // as written in the kubeconfig
   std::vector<std::string> pins;
 };
 
 Result<ClusterFacts> ReadCluster(const util::FileSystem& fs, const std::string& kubeconfig_path) {
-  auto cluster = CurrentCluster(fs, kubeconfig_path);
+  auto cluster = util::ReadCurrentCluster(fs, kubeconfig_path);
   if (!cluster) return cluster.error().Wrap("failed to load admin kubeconfig");
-  auto ca = util::Base64Decode(cluster->ca_data);
-  if (!ca) return ca.error().Wrap("failed to parse the CA of admin kubeconfig");
-  auto pins = util::PinsOfPemBundle(*ca);
+  auto pins = util::PinsOfPemBundle(cluster->certificate_authority_data);
   if (!pins) return pins.error().Wrap("failed to parse the CA of admin kubeconfig");
   return ClusterFacts{cluster->server, *pins};
 }
@@ -42,7 +34,7 @@ std::string ServerHostPort(const std::string& server) {
   if (!rest.empty() && rest.front() == '[' && rest.back() == ']') return rest + ":443";
   auto host_port = util::ParseHostPort(rest);
   if (!host_port || !host_port->port.empty()) return rest;
-  return JoinHostPort(host_port->host, "443");
+  return util::JoinHostPort(host_port->host, "443");
 }
 
 Result<std::string> JoinCommand(const util::FileSystem& fs, const JoinCommandInput& in) {
@@ -94,7 +86,7 @@ Result<util::JoinToken> JoinTokenFor(const util::FileSystem& fs, const JoinToken
       auto server_port = util::ParseHostPort(server);
       endpoint->port = server_port && !server_port->port.empty() ? server_port->port : "6443";
     }
-    token.endpoints.push_back(JoinHostPort(endpoint->host, endpoint->port));
+    token.endpoints.push_back(util::JoinHostPort(endpoint->host, endpoint->port));
   }
   if (std::find(token.endpoints.begin(), token.endpoints.end(), server) == token.endpoints.end()) {
     token.endpoints.push_back(server);

@@ -116,4 +116,42 @@ Result<std::map<std::string, std::string>> DecryptKubeadmCerts(const json& secre
   return out;
 }
 
+Status DownloadCerts(util::KubeClient& client, util::FileSystem& fs, util::Printer& out,
+                     const config::ClusterConfiguration& cluster,
+                     const std::string& certificate_key) {
+  out.Line(
+      "download-certs",
+      fmt::format("Downloading the certificates in Secret \"{}\" in the \"kube-system\" Namespace",
+                  kKubeadmCertsSecret));
+  auto secret =
+      client.Get(std::string("/api/v1/namespaces/kube-system/secrets/") + kKubeadmCertsSecret);
+  if (!secret && secret.error().code() == StatusCode::kNotFound) {
+    return NotFound(
+        fmt::format("error downloading the secret: Secret \"{}\" was not found in the "
+                    "\"kube-system\" Namespace. "
+                    "This Secret might have expired. Please, run `kkadm init phase upload-certs "
+                    "--upload-certs` "
+                    "on a control plane to generate a new one",
+                    kKubeadmCertsSecret));
+  }
+  if (!secret) return secret.error().Wrap("error downloading the secret");
+  auto files = DecryptKubeadmCerts(*secret, certificate_key);
+  if (!files) return files.error().Wrap("error decoding secret data with provided key");
+  out.Line("download-certs",
+           fmt::format("Saving the certificates to the folder: \"{}\"", cluster.certificates_dir));
+  const auto paths = CertsToTransfer(cluster);
+  for (const auto& [key, content] : *files) {
+    auto path = paths.find(key);
+    if (path == paths.end()) {
+      spdlog::warn("[download-certs] ignoring unknown entry \"{}\" of Secret {}", key,
+                   kKubeadmCertsSecret);
+      continue;
+    }
+    const unsigned mode = key.ends_with(".key") ? 0600 : 0644;
+    KKADM_RETURN_IF_ERROR(
+        fs.WriteFile(path->second, content, mode).Wrap("writing " + path->second));
+  }
+  return Status::Ok();
+}
+
 }  // namespace kkadm::phases

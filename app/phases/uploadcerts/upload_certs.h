@@ -38,4 +38,14 @@ Status UploadCerts(util::KubeClient& client, const util::FileSystem& fs, util::P
 Result<std::map<std::string, std::string>> DecryptKubeadmCerts(const nlohmann::json& secret,
                                                                const std::string& certificate_key);
 
+// GETs Secret kube-system/kubeadm-certs, decrypts it with the 64-hex-character certificate key and
+// writes each file under the cluster's certificate directory (keys 0600, certificates 0644),
+// printing kubeadm's [download-certs] lines. Errors: kubeadm's "Secret "kubeadm-certs" was not
+// found ... This Secret might have expired ..." text; "error decoding secret data with provided
+// key:
+// ..." for a wrong key.
+Status DownloadCerts(util::KubeClient& client, util::FileSystem& fs, util::Printer& out,
+                     const config::ClusterConfiguration& cluster,
+                     const std::string& certificate_key);
+
 }  // namespace kkadm::phases

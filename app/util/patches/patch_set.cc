@@ -102,18 +102,6 @@ const std::vector<std::string>& KnownPatchTargets() {
   return kTargets;
 }
 
-std::string_view PatchMediaType(PatchType type) {
-  switch (type) {
-    case PatchType::kJson:
-      return "application/json-patch+json";
-    case PatchType::kMerge:
-      return "application/merge-patch+json";
-    case PatchType::kStrategic:
-      return "application/strategic-merge-patch+json";
-  }
-  return "";
-}
-
 Result<PatchFileName> ParsePatchFileName(std::string_view base_name) {
   if (!EndsWith(base_name, kJsonExt) && !EndsWith(base_name, kYamlExt)) {
     return InvalidArgument("unsupported file extension; patch files end in .json or .yaml");

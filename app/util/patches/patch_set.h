@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/util/patch_type.h"
 #include "app/util/status.h"
 
 namespace kkadm::util::patches {
@@ -15,12 +16,6 @@ namespace kkadm::util::patches {
 // The targets kubeadm knows, in its order: etcd, kube-apiserver, kube-controller-manager,
 // kube-scheduler, kubeletconfiguration, corednsdeployment.
 const std::vector<std::string>& KnownPatchTargets();
-
-enum class PatchType { kJson, kMerge, kStrategic };
-
-// The media type kubeadm prints: "application/json-patch+json", "application/merge-patch+json",
-// "application/strategic-merge-patch+json".
-std::string_view PatchMediaType(PatchType type);
 
 struct PatchFileName {
   std::string target;  // a known target

@@ -20,3 +20,20 @@ cert_verifies() {
   local ca=$1 cert=$2
   openssl verify -CAfile "$ca" "$cert" >/dev/null 2>&1
 }
+# kubeadm's --discovery-token-ca-cert-hash of a CA certificate: "sha256:" and the SHA-256 of its
+# SubjectPublicKeyInfo, as openssl computes it.
+cert_pin() {
+  echo "sha256:$(openssl x509 -in "$1" -pubkey -noout | openssl pkey -pubin -outform der | sha256sum | cut -d' ' -f1)"
+}
+# kubeadm_certs_decrypt KEY BLOB: one entry of the kubeadm-certs Secret (BLOB, base64: nonce,
+# ciphertext, tag) decrypted to stdout with the certificate key KEY (hex), by Node.js's AES-256-GCM,
+# independently of kkadm. Fails when it does not decrypt.
+kubeadm_certs_decrypt() {
+  node -e '
+    const c = require("crypto"); const key = Buffer.from(process.argv[1], "hex");
+    const data = Buffer.from(process.argv[2], "base64");
+    const d = c.createDecipheriv("aes-256-gcm", key, data.subarray(0, 12));
+    d.setAuthTag(data.subarray(data.length - 16));
+    process.stdout.write(Buffer.concat([d.update(data.subarray(12, data.length - 16)), d.final()]));
+  ' "$1" "$2"
+}

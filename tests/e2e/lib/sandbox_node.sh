@@ -306,3 +306,33 @@ sandbox_route_release() {  # SANDBOX_DIR
     [ -n "$(ls -A "$SANDBOX_ROUTE_REFS" 2>/dev/null)" ] || ip route del blackhole "$SANDBOX_RANGE" 2>/dev/null || true
   ) 9>"$SANDBOX_ROUTE_REFS.lock"
 }
+
+# ---- a cluster on the current node, for tests --------------------------------------------------
+
+# node_init_config: the InitConfiguration document of the current node (its name and address;
+# every preflight error ignored, since a sandbox node is no real machine). A test adds its own
+# fields (bootstrapTokens ...) after it, then further documents (ClusterConfiguration).
+node_init_config() {
+  cat <<CFG
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: InitConfiguration
+nodeRegistration:
+  name: $NODE_NAME
+  ignorePreflightErrors: [all]
+localAPIEndpoint:
+  advertiseAddress: $NODE_ADDRESS
+CFG
+}
+
+# node_init CONFIG [ARGS...]: `kkadm init --config CONFIG ARGS` on the current node, its output in
+# $WORK/init.out. When init fails, nothing after it can work: the failure is counted, the static
+# Pods' logs are shown and the test ends.
+node_init() {
+  local rc=0 log
+  node_kkadm init --config "$@" >"$WORK/init.out" 2>&1 || rc=$?
+  assert_eq "kkadm init exit code (output: $(tail -20 "$WORK/init.out"))" 0 "$rc"
+  [ "$rc" -ne 0 ] || return 0
+  for log in "$NODE_DIR"/logs/*; do echo "== $log"; tail -15 "$log"; done >&2
+  finish
+  exit 1
+}

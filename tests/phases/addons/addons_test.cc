@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "app/phases/addons/addon_objects.h"
-#include "app/phases/addons/addons_phase.h"
+#include "app/phases/init/addon_phase.h"
 #include "app/util/yaml/yaml.h"
 #include "tests/phases/cluster_phase_fixture.h"
 
@@ -40,7 +40,11 @@ TEST_F(AddonsTest, InstallsCoreDnsAndKubeProxy) {
       std::string(kNs) + "configmaps/kube-proxy",
       std::string(kApps) + "daemonsets/kube-proxy"};
   EXPECT_EQ(client_.Writes(), expected);
+}
 
+TEST_F(AddonsTest, CoreDnsObjectsAsKubeadm) {
+  data_.cfg.cluster.networking.pod_subnet = "10.244.0.0/16";
+  ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());
   json corefile = client_.Object(std::string(kNs) + "configmaps/coredns")["data"]["Corefile"];
   EXPECT_EQ(corefile,
             ".:53 {\n    errors\n    health {\n       lameduck 5s\n    }\n    ready\n"
@@ -69,7 +73,11 @@ TEST_F(AddonsTest, InstallsCoreDnsAndKubeProxy) {
   EXPECT_EQ(
       crb["subjects"],
       json::parse(R"([{"kind":"ServiceAccount","name":"coredns","namespace":"kube-system"}])"));
+}
 
+TEST_F(AddonsTest, KubeProxyObjectsAsKubeadm) {
+  data_.cfg.cluster.networking.pod_subnet = "10.244.0.0/16";
+  ASSERT_TRUE(RunTree(NewAddonPhase(data_)).ok());
   json proxy_cm = client_.Object(std::string(kNs) + "configmaps/kube-proxy");
   EXPECT_EQ(proxy_cm["metadata"]["labels"], json({{"app", "kube-proxy"}}));
   auto proxy_config = util::yaml::Read(proxy_cm["data"]["config.conf"].get<std::string>());

@@ -62,6 +62,48 @@ std::string Field(const std::string& text, const std::string& prefix) {
   return "";
 }
 
+// `openssl x509 -text` of one certificate shows kubeadm's subject, SANs, usages, basic
+// constraints and key type.
+void ExpectOpenSslText(const std::string& text, const Expect& e, const std::string& key_word) {
+  EXPECT_EQ(Field(text, "Subject"), e.subject);
+  EXPECT_EQ(After(text, "X509v3 Subject Alternative Name"), e.sans);
+  EXPECT_NE(text.find("X509v3 Key Usage: critical"), std::string::npos);
+  EXPECT_EQ(After(text, "X509v3 Key Usage: critical"),
+            e.is_ca ? "Digital Signature, Key Encipherment, Certificate Sign"
+                    : "Digital Signature, Key Encipherment");
+  EXPECT_EQ(After(text, "X509v3 Extended Key Usage"), e.eku);
+  EXPECT_EQ(After(text, "X509v3 Basic Constraints: critical"), e.is_ca ? "CA:TRUE" : "CA:FALSE");
+  EXPECT_NE(text.find(key_word), std::string::npos);
+  EXPECT_NE(text.find("Signature Algorithm: " + std::string(key_word == "rsaEncryption"
+                                                                ? "sha256WithRSAEncryption"
+                                                                : "ecdsa-with-SHA256")),
+            std::string::npos);
+}
+
+// Validity: CAs 10 years, leaves 1 year (openssl -checkend counts seconds from now).
+void ExpectValidity(const std::string& crt, bool is_ca) {
+  int days = is_ca ? 3650 : 365;
+  auto inside = testing::RunCommand("openssl x509 -noout -checkend " +
+                                    std::to_string((days - 1) * 86400) + " -in " + crt);
+  auto outside = testing::RunCommand("openssl x509 -noout -checkend " +
+                                     std::to_string((days + 1) * 86400) + " -in " + crt);
+  EXPECT_EQ(inside.exit_code, 0);
+  EXPECT_EQ(outside.exit_code, 1);
+}
+
+// The certificate verifies against its CA (a CA against itself) and matches its key.
+void ExpectChainAndKey(const std::string& pki, const Expect& e) {
+  std::string crt = pki + e.base + ".crt";
+  std::string ca = pki + (e.is_ca ? e.base : e.ca_base) + ".crt";
+  auto verify = testing::RunCommand("openssl verify -CAfile " + ca + " " + crt + " 2>&1");
+  EXPECT_EQ(verify.exit_code, 0) << verify.out;
+  EXPECT_EQ(verify.out, crt + ": OK\n");
+  auto match = testing::RunCommand(
+      "bash -c " + testing::ShellQuote("diff <(openssl x509 -noout -pubkey -in " + crt +
+                                       ") <(openssl pkey -pubout -in " + pki + e.base + ".key)"));
+  EXPECT_EQ(match.exit_code, 0);
+}
+
 void CheckWithOpenSsl(config::EncryptionAlgorithm algorithm, const std::string& key_word) {
   testing::TestNode node(algorithm);
   node.data.cfg.cluster.control_plane_endpoint = "cp.example.com";
@@ -75,36 +117,9 @@ void CheckWithOpenSsl(config::EncryptionAlgorithm algorithm, const std::string& 
     auto text =
         testing::RunCommand("openssl x509 -noout -text -nameopt oneline,-esc_msb -in " + crt);
     ASSERT_EQ(text.exit_code, 0);
-    EXPECT_EQ(Field(text.out, "Subject"), e.subject);
-    EXPECT_EQ(After(text.out, "X509v3 Subject Alternative Name"), e.sans);
-    EXPECT_NE(text.out.find("X509v3 Key Usage: critical"), std::string::npos);
-    EXPECT_EQ(After(text.out, "X509v3 Key Usage: critical"),
-              e.is_ca ? "Digital Signature, Key Encipherment, Certificate Sign"
-                      : "Digital Signature, Key Encipherment");
-    EXPECT_EQ(After(text.out, "X509v3 Extended Key Usage"), e.eku);
-    EXPECT_EQ(After(text.out, "X509v3 Basic Constraints: critical"),
-              e.is_ca ? "CA:TRUE" : "CA:FALSE");
-    EXPECT_NE(text.out.find(key_word), std::string::npos);
-    EXPECT_NE(text.out.find("Signature Algorithm: " + std::string(key_word == "rsaEncryption"
-                                                                      ? "sha256WithRSAEncryption"
-                                                                      : "ecdsa-with-SHA256")),
-              std::string::npos);
-    // Validity: CAs 10 years, leaves 1 year (openssl -checkend counts seconds from now).
-    int days = e.is_ca ? 3650 : 365;
-    auto inside = testing::RunCommand("openssl x509 -noout -checkend " +
-                                      std::to_string((days - 1) * 86400) + " -in " + crt);
-    auto outside = testing::RunCommand("openssl x509 -noout -checkend " +
-                                       std::to_string((days + 1) * 86400) + " -in " + crt);
-    EXPECT_EQ(inside.exit_code, 0);
-    EXPECT_EQ(outside.exit_code, 1);
-    std::string ca = pki + (e.is_ca ? e.base : e.ca_base) + ".crt";
-    auto verify = testing::RunCommand("openssl verify -CAfile " + ca + " " + crt + " 2>&1");
-    EXPECT_EQ(verify.exit_code, 0) << verify.out;
-    EXPECT_EQ(verify.out, crt + ": OK\n");
-    auto match = testing::RunCommand(
-        "bash -c " + testing::ShellQuote("diff <(openssl x509 -noout -pubkey -in " + crt +
-                                         ") <(openssl pkey -pubout -in " + pki + e.base + ".key)"));
-    EXPECT_EQ(match.exit_code, 0);
+    ExpectOpenSslText(text.out, e, key_word);
+    ExpectValidity(crt, e.is_ca);
+    ExpectChainAndKey(pki, e);
   }
   // A leaf never verifies against another CA.
   auto wrong = testing::RunCommand("openssl verify -CAfile " + pki + "etcd/ca.crt " + pki +

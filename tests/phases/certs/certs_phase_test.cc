@@ -1,4 +1,4 @@
-#include "app/phases/certs/certs_phase.h"
+#include "app/phases/init/certs_phase.h"
 
 #include <gtest/gtest.h>
 

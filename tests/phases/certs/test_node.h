@@ -9,6 +9,7 @@
 #include "app/phases/init/init_data.h"
 #include "app/util/file_system_real.h"
 #include "app/util/init_system.h"
+#include "tests/fakes/fake_host.h"
 #include "tests/fakes/fake_machine.h"
 #include "tests/fakes/temp_dir.h"
 
@@ -53,7 +54,8 @@ struct TestNode {
   NoInitSystem init;
   FixedClock clock{NowSeconds()};
   FakeMachine machine;
-  util::Host host{fs, init, clock, machine};
+  kkadm::testing::FakeHostSeams host_seams_;
+  util::Host host{host_seams_.Over(fs, init, clock, machine)};
   std::ostringstream output;
   util::Printer printer{output};
   phases::InitData data;

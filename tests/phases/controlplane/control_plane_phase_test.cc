@@ -1,4 +1,4 @@
-#include "app/phases/controlplane/control_plane_phase.h"
+#include "app/phases/init/control_plane_phase.h"
 
 #include <gtest/gtest.h>
 

@@ -37,8 +37,10 @@ class AnonymousClientTest : public ::testing::Test {
   // The cluster-info a cluster with CA `ca_pem` publishes (API server
   // "https://cluster.example:6443"), signed for token abcdef.
   static nlohmann::json ClusterInfo(const std::string& ca_pem) {
-    const std::string kubeconfig =
-        ClusterInfoKubeconfig({"https://cluster.example:6443", util::Base64Encode(ca_pem)});
+    util::KubeconfigCluster cluster;
+    cluster.server = "https://cluster.example:6443";
+    cluster.certificate_authority_data = ca_pem;
+    const std::string kubeconfig = ClusterInfoKubeconfig(cluster);
     return {{"apiVersion", "v1"},
             {"kind", "ConfigMap"},
             {"data",

@@ -32,7 +32,10 @@ struct ClusterFixture {
   std::string Token() const { return token_id + "." + token_secret; }
 
   std::string Kubeconfig() const {
-    return phases::ClusterInfoKubeconfig({server, util::Base64Encode(ca_pem)});
+    util::KubeconfigCluster cluster;
+    cluster.server = server;
+    cluster.certificate_authority_data = ca_pem;
+    return phases::ClusterInfoKubeconfig(cluster);
   }
   std::string Signature(const std::string& kubeconfig, const std::string& secret) const {
     return *util::ComputeDetachedSignature(kubeconfig, token_id, secret);

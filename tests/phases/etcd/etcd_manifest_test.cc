@@ -34,6 +34,19 @@ TEST_F(EtcdManifestTest, JoiningMemberListsTheClusterAndIsExisting) {
   EXPECT_TRUE(Has(command, "--initial-cluster-state=existing"));
 }
 
+// kubeadm picks etcd's localhost with netutils.IsIPv6String: an IPv4-mapped advertise address is
+// IPv4, so etcd listens on 127.0.0.1 (kkadm's inet_pton copy took it for IPv6: [::1]).
+TEST_F(EtcdManifestTest, Ipv4MappedAdvertiseAddressListensOnIpv4Localhost) {
+  cfg_.local_api_endpoint.advertise_address = "::ffff:192.0.2.10";
+  auto command = EtcdCommand(Input(), {});
+  EXPECT_TRUE(
+      Has(command, "--listen-client-urls=https://127.0.0.1:2379,https://[::ffff:192.0.2.10]:2379"));
+  EXPECT_TRUE(Has(command, "--listen-metrics-urls=http://127.0.0.1:2381"));
+  cfg_.local_api_endpoint.advertise_address = "fd00::10";
+  EXPECT_TRUE(Has(EtcdCommand(Input(), {}),
+                  "--listen-client-urls=https://[::1]:2379,https://[fd00::10]:2379"));
+}
+
 TEST_F(EtcdManifestTest, ExtraArgOverridesDefault) {
   cfg_.cluster.etcd.local->extra_args = {{"snapshot-count", "5000"}, {"name", "custom"}};
   auto command = EtcdCommand(Input(), {});

@@ -1,11 +1,12 @@
-#include "app/phases/etcd/etcd_phase.h"
+#include "app/phases/init/etcd_phase.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "app/phases/controlplane/control_plane_phase.h"
+#include "app/phases/init/control_plane_phase.h"
 #include "app/util/file_system_dry_run.h"
+#include "tests/fakes/fake_host.h"
 #include "tests/phases/init_phase_fixture.h"
 
 namespace kkadm::phases {
@@ -46,7 +47,8 @@ TEST_F(InitPhasesTest, EtcdExternalWritesNothing) {
 TEST_F(InitPhasesTest, EtcdDryRunPrintsTheManifest) {
   kkadm::testing::TempDir dry_dir;
   util::DryRunFileSystem dry_fs(fs_, dry_dir.path(), printer_, {"/etc/kubernetes/manifests"});
-  util::Host dry_host{dry_fs, init_, clock_, machine_};
+  kkadm::testing::FakeHostSeams dry_host_seams_;
+  util::Host dry_host{dry_host_seams_.Over(dry_fs, init_, clock_, machine_)};
   data_.host = &dry_host;
   ASSERT_TRUE(RunTree(NewEtcdPhase(data_)).ok());
   const std::string out = out_.str();

@@ -1,11 +1,10 @@
 // control-plane-prepare: certificates downloaded from a kubeadm-certs Secret made by init's own
 // upload-certs, the node's certificates, kubeconfigs and static Pods, re-runs reusing them.
-#include "app/phases/join/control_plane_prepare.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "app/phases/certs/certs.h"
+#include "app/phases/join/control_plane_prepare_phase.h"
 #include "app/phases/uploadcerts/upload_certs.h"
 #include "app/util/pki/certificate.h"
 #include "tests/phases/join/join_fixture.h"

@@ -15,7 +15,8 @@
 #include <thread>
 
 #include "app/phases/certs/certs.h"
-#include "app/phases/join/etcd_join.h"
+#include "app/phases/etcd/etcd_join.h"
+#include "app/util/network.h"
 #include "tests/phases/join/join_fixture.h"
 #include "tests/util/servers/test_process.h"
 
@@ -35,6 +36,7 @@ class EtcdJoinRealTest : public kkadm::testing::JoinPhasesTest {
       GTEST_SKIP() << "no etcd";
     // Certificates must be valid now: the real clock everywhere.
     data_.host = &real_host_;
+    data_.etcd = &real_etcd_joiner_;
     cluster_.init_cfg.cluster.encryption_algorithm = config::EncryptionAlgorithm::kEcdsaP256;
     MakeControlPlane("127.0.0.3");
   }
@@ -129,7 +131,8 @@ class EtcdJoinRealTest : public kkadm::testing::JoinPhasesTest {
 
   kkadm::testing::TempDir first_root_;
   util::RealFileSystem first_fs_{first_root_.path()};
-  util::Host real_host_{fs_, init_, util::RealClock(), machine_};
+  util::Host real_host_{host_seams_.Over(fs_, init_, util::RealClock(), machine_)};
+  phases::RealEtcdJoiner real_etcd_joiner_{real_host_, printer_, [this] { return data_.client(); }};
 };
 
 TEST_F(EtcdJoinRealTest, LearnerJoinsWithKkadmsManifestAndIsPromoted) {
@@ -142,8 +145,8 @@ TEST_F(EtcdJoinRealTest, LearnerJoinsWithKkadmsManifestAndIsPromoted) {
       {{"metadata",
         {{"name", "cp-1"}, {"labels", {{"node-role.kubernetes.io/control-plane", ""}}}}},
        {"status", {{"addresses", {{{"type", "InternalIP"}, {"address", "127.0.0.2"}}}}}}});
-  data_.etcd_client = [](util::EtcdClientConfig config) {
-    return std::make_unique<util::EtcdClient>(std::move(config));
+  network().etcd = [](util::EtcdClientConfig config) {
+    return util::RealNetwork().Etcd(std::move(config));
   };
 
   const auto start = std::chrono::steady_clock::now();

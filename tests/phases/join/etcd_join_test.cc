@@ -1,6 +1,6 @@
 // Joining stacked etcd against a fake etcd v3 JSON gateway: learner add with etcd 3.4's
 // "unhealthy cluster" refusals, re-runs, the manifest for the existing cluster, promotion retries.
-#include "app/phases/join/etcd_join.h"
+#include "app/phases/etcd/etcd_join.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

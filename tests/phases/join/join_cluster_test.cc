@@ -1,6 +1,6 @@
 // Discovery wired to the TLS bootstrap identity and the cluster's configuration: the credential
 // appears only in the client made after verification; admin.conf short-cuts a control-plane join.
-#include "app/phases/join/join_cluster.h"
+#include "app/phases/discovery/join_cluster.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -4,14 +4,17 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "app/phases/join/control_plane_join.h"
-#include "app/phases/join/control_plane_prepare.h"
-#include "app/phases/join/etcd_join.h"
-#include "app/phases/join/kubelet_bootstrap.h"
+#include "app/phases/etcd/etcd_join.h"
+#include "app/phases/join/control_plane_join_phase.h"
+#include "app/phases/join/control_plane_prepare_phase.h"
+#include "app/phases/join/wait_control_plane_phase.h"
+#include "app/phases/kubelet/kubelet_bootstrap.h"
+#include "app/phases/uploadcerts/upload_certs.h"
 #include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/file_system_dry_run.h"
 #include "app/util/init_system_dry_run.h"
 #include "app/util/kube_client_dry_run.h"
+#include "tests/fakes/fake_host.h"
 #include "tests/phases/golden.h"
 #include "tests/phases/join/join_fixture.h"
 
@@ -36,7 +39,8 @@ class JoinDryRunTest : public kkadm::testing::JoinPhasesTest {
   util::DryRunFileSystem dry_fs_{fs_, dry_dir_.path(), printer_, {"/etc/kubernetes/manifests"}};
   util::DryRunInitSystem dry_init_{printer_, &init_};
   util::DryRunKubeClient dry_api_{printer_};
-  util::Host dry_host_{dry_fs_, dry_init_, clock_, machine_};
+  kkadm::testing::FakeHostSeams dry_host_seams_;
+  util::Host dry_host_{dry_host_seams_.Over(dry_fs_, dry_init_, clock_, machine_)};
   DryRunWaiter dry_waiter_{printer_};
   DryRunKubeletBootstrapWaiter dry_kubelet_bootstrap_{printer_};
   DryRunEtcdJoiner dry_etcd_{printer_};

@@ -9,15 +9,19 @@
 #include <sstream>
 
 #include "app/config/defaults.h"
+#include "app/phases/discovery/join_cluster.h"
 #include "app/phases/discovery/tls_bootstrap.h"
-#include "app/phases/join/etcd_join.h"
-#include "app/phases/join/join_cluster.h"
+#include "app/phases/etcd/etcd_join.h"
+#include "app/phases/join/check_etcd_phase.h"
+#include "app/phases/join/control_plane_join_phase.h"
 #include "app/phases/join/join_data.h"
-#include "app/phases/join/kubelet_bootstrap.h"
+#include "app/phases/join/kubelet_start_phase.h"
+#include "app/phases/kubelet/kubelet_bootstrap.h"
 #include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/file_system_real.h"
 #include "app/util/kube_helpers.h"
 #include "tests/fakes/fake_clock.h"
+#include "tests/fakes/fake_host.h"
 #include "tests/fakes/fake_http_client.h"
 #include "tests/fakes/fake_init_system.h"
 #include "tests/fakes/fake_kube_client.h"
@@ -79,17 +83,18 @@ class JoinPhasesTest : public ::testing::Test {
     data_.local_api_client = [this]() -> Result<std::unique_ptr<util::KubeClient>> {
       return std::unique_ptr<util::KubeClient>(std::make_unique<ForwardingKubeClient>(admin_api_));
     };
-    data_.client_from_kubeconfig =
-        [this](const std::string& path) -> Result<std::unique_ptr<util::KubeClient>> {
-      if (!fs_.Exists(path)) return NotFound(path + ": no such file");
-      return std::unique_ptr<util::KubeClient>(std::make_unique<ForwardingKubeClient>(node_api_));
+    // A client from a kubeconfig on the node is the kubelet's own identity (kubelet.conf).
+    network().kube = [this](const util::KubeClientConfig&) -> std::unique_ptr<util::KubeClient> {
+      return std::make_unique<ForwardingKubeClient>(node_api_);
     };
-    data_.http_get = [this](const std::string& url) -> Result<std::string> {
-      healthz_urls_.push_back(url);
+    // The only plain GET a join makes: the kubelet's healthz.
+    network().http.handler =
+        [this](const FakeHttpServer::Seen& seen) -> Result<util::HttpResponse> {
+      healthz_urls_.push_back(seen.request.url);
       if (!kubelet_healthy_) return Unavailable("connection refused");
-      return std::string("ok");
+      return util::HttpResponse{200, "ok", {}};
     };
-    data_.etcd_client = [this](util::EtcdClientConfig config) {
+    network().etcd = [this](util::EtcdClientConfig config) {
       etcd_configs_.push_back(config);
       return std::make_unique<util::EtcdClient>(std::move(config), etcd_.Factory()({}));
     };
@@ -124,6 +129,7 @@ class JoinPhasesTest : public ::testing::Test {
     cluster_.init_cfg.cluster.control_plane_endpoint = "cp.example:6443";
   }
 
+  FakeNetwork& network() { return host_seams_.network; }
   std::string Read(const std::string& path) const { return fs_.ReadFile(path).value_or(""); }
   unsigned Mode(const std::string& path) const {
     auto info = fs_.Stat(path);
@@ -135,7 +141,8 @@ class JoinPhasesTest : public ::testing::Test {
   FakeInitSystem init_;
   FakeClock clock_;
   FakeMachine machine_;
-  util::Host host_{fs_, init_, clock_, machine_};
+  FakeHostSeams host_seams_;
+  util::Host host_{host_seams_.Over(fs_, init_, clock_, machine_)};
   std::ostringstream out_;
   util::Printer printer_{out_};
   ClusterFixture fixture_;
@@ -149,8 +156,8 @@ class JoinPhasesTest : public ::testing::Test {
   bool kubelet_healthy_ = true;
   std::vector<std::string> healthz_urls_;
   phases::RealWaiter waiter_{clock_, printer_};
-  phases::RealKubeletBootstrapWaiter kubelet_bootstrap_{data_};
-  phases::RealEtcdJoiner etcd_joiner_{data_};
+  phases::RealKubeletBootstrapWaiter kubelet_bootstrap_{host_, printer_};
+  phases::RealEtcdJoiner etcd_joiner_{host_, printer_, [this] { return data_.client(); }};
 };
 
 }  // namespace kkadm::testing

@@ -1,10 +1,9 @@
 // The join preflight work: node checks, discovery, the Node check, leftovers of an unfinished
 // join, and the control-plane conditions.
-#include "app/phases/join/join_preflight.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "app/phases/join/preflight_phase.h"
 #include "tests/phases/join/join_fixture.h"
 
 namespace kkadm::phases {

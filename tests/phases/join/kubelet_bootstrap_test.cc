@@ -1,6 +1,6 @@
 // kubelet-start of a joining node: the bootstrap credential on disk only while needed, the
 // kubelet's files, systemd calls, the waits on a fake clock, the CRI socket annotation.
-#include "app/phases/join/kubelet_bootstrap.h"
+#include "app/phases/kubelet/kubelet_bootstrap.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,25 +14,52 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+// kubeadm's kubelet.conf after the TLS bootstrap: the kubelet's rotated client certificate.
+constexpr const char* kKubeletConf = R"(apiVersion: v1
+kind: Config
+clusters:
+- name: default-cluster
+  cluster:
+    server: https://10.0.0.1:6443
+    certificate-authority-data: Q0E=
+users:
+- name: default-auth
+  user:
+    client-certificate: /var/lib/kubelet/pki/kubelet-client-current.pem
+    client-key: /var/lib/kubelet/pki/kubelet-client-current.pem
+contexts:
+- name: default-context
+  context:
+    cluster: default-cluster
+    user: default-auth
+current-context: default-context
+)";
+
 class KubeletBootstrapTest : public kkadm::testing::JoinPhasesTest {
  protected:
   KubeletBootstrapTest() {
     node_api_.Put("/api/v1/nodes/worker-1", kkadm::testing::ReadyNode("worker-1", true));
-    // The stand-in for the kubelet: its TLS bootstrap ends after `bootstrap_after_` polls.
-    data_.client_from_kubeconfig =
-        [this](const std::string& path) -> Result<std::unique_ptr<util::KubeClient>> {
-      EXPECT_EQ(path, "/etc/kubernetes/kubelet.conf");
+    // The stand-in for the kubelet: while kkadm waits for the TLS bootstrap, the bootstrap
+    // credential is on disk; after `bootstrap_after_` polls kubelet.conf and its certificate are.
+    clock_.on_sleep = [this] {
+      if (out_.str().find("perform the TLS Bootstrap") == std::string::npos) return;
       bootstrap_conf_seen_ = Read("/etc/kubernetes/bootstrap-kubelet.conf");
       bootstrap_conf_mode_ = Mode("/etc/kubernetes/bootstrap-kubelet.conf");
-      if (++polls_ < bootstrap_after_) return NotFound(path + ": no such file");
-      return std::unique_ptr<util::KubeClient>(
-          std::make_unique<kkadm::testing::ForwardingKubeClient>(node_api_));
+      if (++polls_ + 1 < bootstrap_after_) return;
+      ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf", kKubeletConf, 0600).ok());
+      ASSERT_TRUE(
+          fs_.WriteFile("/var/lib/kubelet/pki/kubelet-client-current.pem", "PEM", 0600).ok());
+    };
+    network().kube = [this](util::KubeClientConfig config) -> std::unique_ptr<util::KubeClient> {
+      kubelet_client_configs_.push_back(std::move(config));
+      return std::make_unique<kkadm::testing::ForwardingKubeClient>(node_api_);
     };
   }
-  int polls_ = 0;
+  int polls_ = 0;  // sleeps while waiting for the TLS bootstrap
   int bootstrap_after_ = 3;
   std::string bootstrap_conf_seen_;
   unsigned bootstrap_conf_mode_ = 0;
+  std::vector<util::KubeClientConfig> kubelet_client_configs_;
 };
 
 TEST_F(KubeletBootstrapTest, WorkerBootstrapsAndTheCredentialIsRemovedAfterwards) {
@@ -54,6 +81,10 @@ TEST_F(KubeletBootstrapTest, WorkerBootstrapsAndTheCredentialIsRemovedAfterwards
                                        "ReloadIfStale kubelet.service", "Start kubelet.service"));
   EXPECT_THAT(healthz_urls_, ElementsAre("http://127.0.0.1:10248/healthz"));
   EXPECT_EQ(clock_.slept(), std::chrono::milliseconds(400));  // two 200 ms polls
+  // The Node is annotated with kubelet.conf's identity, its certificate read from the node.
+  ASSERT_EQ(kubelet_client_configs_.size(), 1u);
+  EXPECT_EQ(kubelet_client_configs_[0].client_cert_pem, "PEM");
+  EXPECT_EQ(kubelet_client_configs_[0].server, "https://10.0.0.1:6443");
   EXPECT_EQ(node_api_.Object("/api/v1/nodes/worker-1")["metadata"]["annotations"]
                                                       ["kubeadm.alpha.kubernetes.io/cri-socket"],
             "unix:///var/run/containerd/containerd.sock");
@@ -90,6 +121,7 @@ TEST_F(KubeletBootstrapTest, UnhealthyKubeletFailsBeforeWaitingForTheBootstrap) 
   Status s = RunJoinKubeletStart(data_);
   EXPECT_THAT(s.message(), HasSubstr("curl -sSL http://127.0.0.1:10248/healthz"));
   EXPECT_EQ(polls_, 0);
+  EXPECT_THAT(out_.str(), Not(HasSubstr("perform the TLS Bootstrap")));
   EXPECT_FALSE(fs_.Exists("/etc/kubernetes/bootstrap-kubelet.conf"));
 }
 
@@ -110,6 +142,7 @@ TEST_F(KubeletBootstrapTest, DryRunWaitsForNothing) {
   data_.kubelet_bootstrap = &dry;
   ASSERT_TRUE(RunJoinKubeletStart(data_).ok());
   EXPECT_EQ(polls_, 0);
+  EXPECT_TRUE(kubelet_client_configs_.empty());
   EXPECT_TRUE(healthz_urls_.empty());
   EXPECT_THAT(out_.str(), HasSubstr("[kubelet-start] Would wait for the kubelet to perform the TLS "
                                     "Bootstrap\n[kubelet-start] Would annotate the Node with its "

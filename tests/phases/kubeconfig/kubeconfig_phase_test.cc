@@ -1,8 +1,8 @@
-#include "app/phases/kubeconfig/kubeconfig_phase.h"
+#include "app/phases/init/kubeconfig_phase.h"
 
 #include <gtest/gtest.h>
 
-#include "app/phases/certs/certs_phase.h"
+#include "app/phases/init/certs_phase.h"
 #include "tests/phases/certs/test_node.h"
 
 namespace kkadm::phases {

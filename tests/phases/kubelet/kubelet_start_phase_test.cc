@@ -1,5 +1,5 @@
 // Tests for the kubelet-start phase: files, modes, printed lines and the systemd call order.
-#include "app/phases/kubelet/kubelet_start_phase.h"
+#include "app/phases/init/kubelet_start_phase.h"
 
 #include <gtest/gtest.h>
 
@@ -8,6 +8,7 @@
 #include "app/util/clock.h"
 #include "app/util/file_system_real.h"
 #include "app/util/init_system_dry_run.h"
+#include "tests/fakes/fake_host.h"
 #include "tests/fakes/fake_machine.h"
 #include "tests/fakes/recording_init_system.h"
 #include "tests/fakes/temp_dir.h"
@@ -31,7 +32,8 @@ class KubeletStartPhaseTest : public ::testing::Test {
   util::RealFileSystem fs_;
   testing::RecordingInitSystem init_;
   testing::FakeMachine machine_;
-  util::Host host_{fs_, init_, util::RealClock(), machine_};
+  kkadm::testing::FakeHostSeams host_seams_;
+  util::Host host_{host_seams_.Over(fs_, init_, util::RealClock(), machine_)};
   std::ostringstream out_;
   util::Printer printer_;
   InitData data_;
@@ -167,7 +169,8 @@ TEST_F(KubeletStartPhaseTest, HonoursKubeletPathResolvConfAndNodeName) {
 
 TEST_F(KubeletStartPhaseTest, DryRunInitSystemOnlySaysWhatItWouldDo) {
   util::DryRunInitSystem dry(printer_, nullptr);
-  util::Host dry_host{fs_, dry, util::RealClock(), machine_};
+  kkadm::testing::FakeHostSeams dry_host_seams_;
+  util::Host dry_host{dry_host_seams_.Over(fs_, dry, util::RealClock(), machine_)};
   data_.host = &dry_host;
   ASSERT_TRUE(Run().ok());
   EXPECT_EQ(dry.actions(),

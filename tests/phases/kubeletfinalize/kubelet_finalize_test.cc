@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/phases/kubeletfinalize/kubelet_finalize_phase.h"
+#include "app/phases/init/kubelet_finalize_phase.h"
 #include "app/util/yaml/yaml.h"
 #include "tests/phases/cluster_phase_fixture.h"
 

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "app/phases/markcontrolplane/mark_control_plane_phase.h"
+#include "app/phases/init/mark_control_plane_phase.h"
 #include "tests/phases/cluster_phase_fixture.h"
 
 namespace kkadm::phases {

@@ -76,5 +76,32 @@ TEST(PreflightProxyChecksTest, CidrCheckUsesTheFirstAddress) {
       ElementsAre("error parsing CIDR \"10.96.0.0/33\": invalid CIDR address: 10.96.0.0/33"));
 }
 
+// Go's IPNet.Contains compares an IPv4-mapped NO_PROXY network as IPv4 (kkadm's own copy of the
+// rules compared families and let such an entry exempt nothing).
+TEST(PreflightProxyChecksTest, NoProxyMappedCidrCoversIpv4) {
+  PreflightEnv env;
+  env.machine.env["HTTPS_PROXY"] = "http://proxy:3128";
+  env.machine.env["NO_PROXY"] = "::ffff:10.0.0.0/104";
+  EXPECT_FALSE(HttpsProxyFor(env.machine, "10.0.0.5", "443"));
+  EXPECT_TRUE(HttpsProxyFor(env.machine, "11.0.0.5", "443"));
+  env.machine.env["NO_PROXY"] = "010.0.0.1,010.0.0.0/8";  // not addresses to Go's net.ParseIP
+  EXPECT_TRUE(HttpsProxyFor(env.machine, "10.0.0.1", "443"));
+}
+
+// kubeadm reads the subnet with netutils.ParseCIDRSloppy (leading zeros allowed) and needs its
+// first address (GetIndexedIP); kkadm's own copy read it strictly and computed past a /32.
+TEST(PreflightProxyChecksTest, CidrCheckReadsTheSubnetAsKubeadm) {
+  PreflightEnv env;
+  env.machine.env["HTTPS_PROXY"] = "http://proxy:3128";
+  EXPECT_THAT(env.Run(*NewHttpProxyCidrCheck("010.96.0.0/12")).warnings,
+              ElementsAre(::testing::StartsWith("connection to \"010.96.0.0/12\" uses proxy")));
+  env.machine.env["NO_PROXY"] = "10.96.0.1";
+  EXPECT_THAT(env.Run(*NewHttpProxyCidrCheck("010.96.0.0/12")).warnings, IsEmpty());
+  EXPECT_THAT(env.Run(*NewHttpProxyCidrCheck("10.96.0.0/32")).errors,
+              ElementsAre(::testing::StartsWith(
+                  "unable to get first IP address from the given CIDR (10.96.0.0/32): can't "
+                  "generate IP with index 1 from subnet")));
+}
+
 }  // namespace
 }  // namespace kkadm::phases::preflight

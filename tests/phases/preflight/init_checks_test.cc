@@ -1,11 +1,10 @@
-#include "app/phases/preflight/init_checks.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "app/phases/preflight/preflight_phase.h"
+#include "app/phases/init/preflight_phase.h"
+#include "app/phases/preflight/control_plane_checks.h"
 #include "tests/phases/preflight/preflight_test_env.h"
 
 namespace kkadm::phases::preflight {

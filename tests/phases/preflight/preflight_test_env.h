@@ -8,6 +8,7 @@
 #include "app/util/clock.h"
 #include "app/util/file_system_real.h"
 #include "app/util/host.h"
+#include "tests/fakes/fake_host.h"
 #include "tests/fakes/fake_init_system.h"
 #include "tests/fakes/fake_machine.h"
 #include "tests/fakes/temp_dir.h"
@@ -15,7 +16,7 @@
 namespace kkadm::testing {
 
 struct PreflightEnv {
-  PreflightEnv() : fs(root.path()), host{fs, init, util::RealClock(), machine} {
+  PreflightEnv() : fs(root.path()), host{seams.Over(fs, init, util::RealClock(), machine)} {
     init.units["kubelet.service"] = {.exists = true, .enabled = true, .active = false};
   }
   phases::preflight::CheckResult Run(const phases::preflight::Check& check) const {
@@ -26,6 +27,7 @@ struct PreflightEnv {
   util::RealFileSystem fs;
   FakeInitSystem init;
   FakeMachine machine;
+  FakeHostSeams seams;
   util::Host host;
 };
 

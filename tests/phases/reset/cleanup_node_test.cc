@@ -1,12 +1,11 @@
 // cleanup-node on a TempDir rootfs with the real remover, a fake init system and a fake mounter:
 // what is deleted, what is kept, what is reported, and that a second run is clean.
-#include "app/phases/reset/cleanup_node.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "app/phases/reset/cleanup_node_phase.h"
 #include "app/util/mounter_real.h"
 #include "tests/phases/reset/reset_fixture.h"
 
@@ -52,7 +51,8 @@ class CleanupNodeTest : public testing::ResetFixture {
 
 TEST_F(CleanupNodeTest, DeletesKubeadmsFilesAndKeepsTheDirectories) {
   util::RealMounter mounter(dir_.path(), printer_);  // nothing is mounted below the TempDir
-  data_.mounter = &mounter;
+  util::Host host = HostWith(mounter);
+  data_.host = &host;
   ASSERT_TRUE(RunCleanupNode(data_).ok());
   ExpectCleaned();
   EXPECT_TRUE(Exists("/etc/kubernetes/tmp/kubeadm-backup/x"));  // without cleanupTmpDir

@@ -1,14 +1,14 @@
 // remove-etcd-member: the facts read from etcd.yaml, the member removal against a fake etcd
 // gateway (util::EtcdClient unchanged), the data directory choice and its cleanup.
-#include "app/phases/reset/etcd_member.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "app/phases/reset/cleanup_node.h"
+#include "app/phases/etcd/etcd_member_removal.h"
+#include "app/phases/reset/cleanup_node_phase.h"
+#include "app/phases/reset/remove_etcd_member_phase.h"
 #include "tests/phases/golden.h"
 #include "tests/phases/reset/reset_fixture.h"
 

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/phases/reset/etcd_member.h"
+#include "app/phases/etcd/etcd_member_removal.h"
 #include "app/phases/reset/reset_data.h"
 #include "app/util/file_system_dry_run.h"
 #include "app/util/file_system_real.h"
@@ -25,6 +25,7 @@
 #include "tests/fakes/fake_init_system.h"
 #include "tests/fakes/fake_machine.h"
 #include "tests/fakes/fake_mounter.h"
+#include "tests/fakes/fake_network.h"
 #include "tests/fakes/fake_terminal.h"
 #include "tests/fakes/temp_dir.h"
 
@@ -36,10 +37,16 @@ class ResetFixture : public ::testing::Test {
     init_.units["kubelet.service"] = {.exists = true, .enabled = true, .active = true};
     data_.host = &host_;
     data_.out = &printer_;
-    data_.terminal = &terminal_;
-    data_.mounter = &mounter_;
-    data_.remover = &remover_;
     data_.etcd = &etcd_remover_;
+    network_.etcd = [this](util::EtcdClientConfig config) {
+      return MakeEtcdClient(std::move(config));
+    };
+  }
+
+  // The fixture's seams with `mounter` in place of the fake one.
+  util::Host HostWith(util::Mounter& mounter) {
+    return util::Host{fs_,     announcing_init_, clock_,    machine_,
+                      mounter, remover_,         terminal_, network_};
   }
 
   // An etcd client over the fake etcd, as the RealEtcdMemberRemover gets them.
@@ -52,8 +59,7 @@ class ResetFixture : public ::testing::Test {
   // The seams of `kkadm reset --dry-run`: nothing is changed, they say what they would do.
   void UseDryRun() {
     data_.host = &dry_host_;
-    data_.mounter = &dry_mounter_;
-    data_.remover = &dry_remover_;
+    data_.dry_run = true;
     data_.etcd = &dry_etcd_remover_;
     data_.confirm = false;
   }
@@ -83,20 +89,21 @@ class ResetFixture : public ::testing::Test {
   util::AnnouncingInitSystem announcing_init_{init_, printer_, "reset"};
   FakeClock clock_;
   FakeMachine machine_;
-  util::Host host_{fs_, announcing_init_, clock_, machine_};
   FakeTerminal terminal_;
   FakeMounter mounter_;
+  FakeNetwork network_;
+  util::Host host_{HostWith(mounter_)};
   FakeEtcdCluster etcd_;
   util::EtcdClientConfig last_etcd_config_;
-  phases::reset::RealEtcdMemberRemover etcd_remover_{
-      [this](util::EtcdClientConfig config) { return MakeEtcdClient(std::move(config)); }};
+  phases::reset::RealEtcdMemberRemover etcd_remover_{network_};
   // The dry run's seams (UseDryRun).
   TempDir dry_dir_;
   util::DryRunFileSystem dry_fs_{fs_, dry_dir_.path(), printer_};
   util::DryRunInitSystem dry_init_{printer_, &init_};
-  util::Host dry_host_{dry_fs_, dry_init_, clock_, machine_};
   util::DryRunMounter dry_mounter_{mounter_, printer_};
   util::DryRunTreeRemover dry_remover_{printer_};
+  util::Host dry_host_{dry_fs_,      dry_init_,    clock_,    machine_,
+                       dry_mounter_, dry_remover_, terminal_, network_};
   phases::reset::DryRunEtcdMemberRemover dry_etcd_remover_{printer_};
   phases::ResetData data_;
 };

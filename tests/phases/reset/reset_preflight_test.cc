@@ -1,9 +1,9 @@
 // The reset confirmation (with and without a terminal, every answer) and the root check.
-#include "app/phases/reset/reset_preflight.h"
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "app/phases/preflight/confirm_reset.h"
+#include "app/phases/reset/preflight_phase.h"
 #include "tests/phases/reset/reset_fixture.h"
 
 namespace kkadm::phases::reset {

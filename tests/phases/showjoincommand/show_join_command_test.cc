@@ -7,8 +7,8 @@
 #include <regex>
 
 #include "app/phases/bootstraptoken/token.h"
+#include "app/phases/init/show_join_command_phase.h"
 #include "app/phases/showjoincommand/join_command.h"
-#include "app/phases/showjoincommand/show_join_command_phase.h"
 #include "app/util/join_token.h"
 #include "tests/phases/cluster_phase_fixture.h"
 

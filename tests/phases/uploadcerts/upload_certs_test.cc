@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "app/phases/bootstraptoken/token.h"
-#include "app/phases/uploadcerts/upload_certs_phase.h"
+#include "app/phases/init/upload_certs_phase.h"
 #include "app/util/crypto.h"
 #include "tests/phases/cluster_phase_fixture.h"
 

@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "app/phases/uploadconfig/upload_config_phase.h"
+#include "app/phases/init/upload_config_phase.h"
 #include "app/util/yaml/yaml.h"
 #include "tests/phases/cluster_phase_fixture.h"
 

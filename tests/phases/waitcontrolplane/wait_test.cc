@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "app/phases/waitcontrolplane/wait_control_plane_phase.h"
+#include "app/phases/init/wait_control_plane_phase.h"
 #include "app/phases/waitcontrolplane/waiter.h"
 #include "tests/phases/cluster_phase_fixture.h"
 
@@ -64,11 +64,11 @@ class WaitControlPlanePhaseTest : public testing::ClusterPhasesTest {};
 TEST_F(WaitControlPlanePhaseTest, WaitsForKubeletThenApiServer) {
   const auto start = clock_.Now();
   std::vector<std::string> urls;
-  data_.http_get = [&](const std::string& url) -> Result<std::string> {
+  AnswerGets([&](const std::string& url) -> Result<std::string> {
     urls.push_back(url);
     if (clock_.Now() < start + milliseconds(500)) return Unavailable("connection refused");
     return std::string("ok");
-  };
+  });
   client_.raw = [&](const std::string&) -> Result<std::string> {
     if (clock_.Now() < start + milliseconds(4000)) return Unavailable("connection refused");
     return std::string("ok");
@@ -93,9 +93,9 @@ TEST_F(WaitControlPlanePhaseTest, WaitsForKubeletThenApiServer) {
 
 TEST_F(WaitControlPlanePhaseTest, KubeletTimeoutPrintsTroubleshooting) {
   data_.cfg.timeouts.kubelet_health_check = milliseconds(2000);
-  data_.http_get = [](const std::string&) -> Result<std::string> {
+  AnswerGets([](const std::string&) -> Result<std::string> {
     return Unavailable("dial tcp 127.0.0.1:10248: connect: connection refused");
-  };
+  });
   const auto start = clock_.Now();
   Status s = RunTree(NewWaitControlPlanePhase(data_));
   EXPECT_EQ(s.message(), "could not initialize a Kubernetes cluster");
@@ -117,7 +117,7 @@ TEST_F(WaitControlPlanePhaseTest, KubeletTimeoutPrintsTroubleshooting) {
 }
 
 TEST_F(WaitControlPlanePhaseTest, ApiServerTimeout) {
-  data_.http_get = [](const std::string&) -> Result<std::string> { return std::string("ok"); };
+  AnswerGets([](const std::string&) -> Result<std::string> { return std::string("ok"); });
   client_.raw = [](const std::string&) -> Result<std::string> { return Unavailable("EOF"); };
   Status s = RunTree(NewWaitControlPlanePhase(data_));
   EXPECT_EQ(s.message(), "could not initialize a Kubernetes cluster");
@@ -130,10 +130,10 @@ TEST_F(WaitControlPlanePhaseTest, ApiServerTimeout) {
 TEST_F(WaitControlPlanePhaseTest, DryRunWaitsForNothing) {
   DryRunWaiter dry(printer_);
   data_.waiter = &dry;
-  data_.http_get = [](const std::string& url) -> Result<std::string> {
+  AnswerGets([](const std::string& url) -> Result<std::string> {
     ADD_FAILURE() << "GET " << url;
     return std::string("ok");
-  };
+  });
   ASSERT_TRUE(RunTree(NewWaitControlPlanePhase(data_)).ok());
   EXPECT_EQ(out_.str(),
             "[dryrun] Would wait for the kubelet to be healthy\n"

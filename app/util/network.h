@@ -1,0 +1,56 @@
+// Network: the one factory for clients that leave the process: HTTP(S), the Kubernetes API, etcd.
+// Commands build one (RealNetwork, over libcurl) and hand it to phases in util::Host; tests hand
+// in a fake, so no phase or command builds a libcurl client itself.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "app/util/clock.h"
+#include "app/util/etcd_client.h"
+#include "app/util/file_system.h"
+#include "app/util/http_client.h"
+#include "app/util/kube_client.h"
+#include "app/util/kube_client_real.h"
+#include "app/util/status.h"
+
+namespace kkadm::util {
+
+class Network {
+ public:
+  virtual ~Network() = default;
+  virtual std::unique_ptr<HttpClient> Http(const HttpClientOptions& options) = 0;
+  // A Kubernetes API client for `config` (its *_pem fields; the *_file fields are ignored).
+  virtual std::unique_ptr<KubeClient> Kube(KubeClientConfig config) = 0;
+  virtual std::unique_ptr<EtcdClient> Etcd(EtcdClientConfig config) = 0;
+};
+
+// libcurl's clients: RealKubeClient and EtcdClient over NewHttpClient.
+class RealNetwork final : public Network {
+ public:
+  std::unique_ptr<HttpClient> Http(const HttpClientOptions& options) override;
+  std::unique_ptr<KubeClient> Kube(KubeClientConfig config) override;
+  std::unique_ptr<EtcdClient> Etcd(EtcdClientConfig config) override;
+};
+
+// The body of a plain GET (the kubelet's http://127.0.0.1:10248/healthz) that answered 200;
+// Unavailable "GET <url>: HTTP <status>" for any other status, or the transport's error.
+Result<std::string> GetOk(Network& net, const std::string& url);
+
+// How long a client from a kubeconfig file keeps trying (kubeadm's kubernetesAPICall) and how
+// long each request, connection included, may take.
+struct KubeClientTimeouts {
+  Clock& clock;
+  std::chrono::milliseconds api_call{std::chrono::minutes(1)};
+  std::chrono::milliseconds request{std::chrono::seconds(10)};
+};
+
+// A client for the kubeconfig file `path` at its current context; the certificate and key files
+// it names are read through `fs` (so --rootfs and a dry run's overlay apply). InvalidArgument
+// naming the file when it cannot be read or parsed.
+Result<std::unique_ptr<KubeClient>> KubeClientFromKubeconfigFile(
+    Network& net, const FileSystem& fs, const std::string& path,
+    const KubeClientTimeouts& timeouts);
+
+}  // namespace kkadm::util

@@ -1,0 +1,34 @@
+// FakeNetwork: the Network seam for unit tests. Http() clients are answered by `http` (a
+// FakeHttpServer that records every request); Kube() and Etcd() build the real clients over it
+// unless a test sets `kube` or `etcd` to hand out its own.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "app/util/network.h"
+#include "tests/fakes/fake_http_client.h"
+
+namespace kkadm::testing {
+
+class FakeNetwork final : public util::Network {
+ public:
+  FakeHttpServer http;
+  std::function<std::unique_ptr<util::KubeClient>(util::KubeClientConfig)> kube;
+  std::function<std::unique_ptr<util::EtcdClient>(util::EtcdClientConfig)> etcd;
+
+  std::unique_ptr<util::HttpClient> Http(const util::HttpClientOptions& options) override {
+    return http.Factory()(options);
+  }
+  std::unique_ptr<util::KubeClient> Kube(util::KubeClientConfig config) override {
+    if (kube) return kube(std::move(config));
+    auto transport = Http(util::HttpOptionsFor(config));
+    return std::make_unique<util::RealKubeClient>(std::move(config), std::move(transport));
+  }
+  std::unique_ptr<util::EtcdClient> Etcd(util::EtcdClientConfig config) override {
+    if (etcd) return etcd(std::move(config));
+    return std::make_unique<util::EtcdClient>(std::move(config), Http({}));
+  }
+};
+
+}  // namespace kkadm::testing
