@@ -33,18 +33,6 @@ StatusCode CodeFor(long http_status, const std::string& reason) {
                                                  : StatusCode::kInternal;
 }
 
-const char* ContentType(PatchType type) {
-  switch (type) {
-    case PatchType::kJson:
-      return "application/json-patch+json";
-    case PatchType::kMerge:
-      return "application/merge-patch+json";
-    case PatchType::kStrategic:
-      return "application/strategic-merge-patch+json";
-  }
-  return "application/merge-patch+json";
-}
-
 }  // namespace
 
 Result<KubeClientConfig> KubeClientConfigFromKubeconfig(std::string_view kubeconfig_yaml,
@@ -183,7 +171,7 @@ Result<nlohmann::json> RealKubeClient::Update(const std::string& path,
 
 Result<nlohmann::json> RealKubeClient::Patch(const std::string& path, PatchType type,
                                              const nlohmann::json& patch) {
-  return SendJson("PATCH", path, ContentType(type), &patch);
+  return SendJson("PATCH", path, std::string(PatchMediaType(type)), &patch);
 }
 
 Status RealKubeClient::Delete(const std::string& path) {

@@ -18,6 +18,7 @@
 #include "app/phases/etcd/etcd_join.h"
 #include "app/util/network.h"
 #include "tests/phases/join/join_fixture.h"
+#include "tests/util/servers/etcd_process.h"
 #include "tests/util/servers/test_process.h"
 
 namespace kkadm::phases {
@@ -60,45 +61,11 @@ class EtcdJoinRealTest : public kkadm::testing::JoinPhasesTest {
   }
 
   std::unique_ptr<BackgroundProcess> StartFirstMember() {
-    const std::string pki = first_root_.path() + "/etc/kubernetes/pki/etcd/";
     return std::make_unique<BackgroundProcess>(
-        std::vector<std::string>{"etcd",
-                                 "--name",
-                                 "cp-1",
-                                 "--data-dir",
-                                 first_root_.path() + "/var/lib/etcd",
-                                 "--listen-client-urls",
-                                 "https://127.0.0.2:2379",
-                                 "--advertise-client-urls",
-                                 "https://127.0.0.2:2379",
-                                 "--listen-peer-urls",
-                                 "https://127.0.0.2:2380",
-                                 "--initial-advertise-peer-urls",
-                                 "https://127.0.0.2:2380",
-                                 "--initial-cluster",
-                                 "cp-1=https://127.0.0.2:2380",
-                                 "--initial-cluster-state",
-                                 "new",
-                                 "--cert-file",
-                                 pki + "server.crt",
-                                 "--key-file",
-                                 pki + "server.key",
-                                 "--trusted-ca-file",
-                                 pki + "ca.crt",
-                                 "--client-cert-auth",
-                                 "--peer-cert-file",
-                                 pki + "peer.crt",
-                                 "--peer-key-file",
-                                 pki + "peer.key",
-                                 "--peer-trusted-ca-file",
-                                 pki + "ca.crt",
-                                 "--peer-client-cert-auth",
-                                 "--listen-metrics-urls",
-                                 "http://127.0.0.2:2381",
-                                 "--logger",
-                                 "zap",
-                                 "--log-outputs",
-                                 "stderr"},
+        kkadm::testing::MutualTlsEtcdArgv({"cp-1", first_root_.path() + "/var/lib/etcd",
+                                           "https://127.0.0.2:2379", "https://127.0.0.2:2380",
+                                           "http://127.0.0.2:2381",
+                                           first_root_.path() + "/etc/kubernetes/pki/etcd"}),
         first_root_.path() + "/etcd.log");
   }
 
@@ -115,6 +82,44 @@ class EtcdJoinRealTest : public kkadm::testing::JoinPhasesTest {
     }
     argv.insert(argv.end(), {"--logger", "zap", "--log-outputs", "stderr"});
     return std::make_unique<BackgroundProcess>(argv, root_.path() + "/etcd.log");
+  }
+
+  // Runs control-plane-join/etcd and stands in for the kubelet meanwhile: the static Pod is started
+  // (into `second`) as soon as it is written.
+  Status RunJoinEtcdStartingItsPod(std::unique_ptr<BackgroundProcess>& second) {
+    const auto start = std::chrono::steady_clock::now();
+    Status joined = Internal("not run");
+    std::thread phase([&] { joined = RunJoinEtcd(data_); });
+    for (int i = 0; i < 1200 && !second; ++i) {
+      if (fs_.Exists("/etc/kubernetes/manifests/etcd.yaml")) {
+        second = StartFromManifest();
+      } else {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    }
+    phase.join();
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - start);
+    std::cout << "control-plane-join/etcd took " << took.count() << " ms\n";
+    return joined;
+  }
+
+  // etcdctl, over mutual TLS with the joining node's client certificate, sees two voting members.
+  void ExpectTwoVotingMembers() {
+    const std::string pki = root_.path() + "/etc/kubernetes/pki/";
+    const std::string list = root_.path() + "/members.json";
+    ASSERT_TRUE(
+        RunShell("etcdctl --endpoints https://127.0.0.2:2379,https://127.0.0.3:2379 --cacert " +
+                 pki + "etcd/ca.crt --cert " + pki + "apiserver-etcd-client.crt --key " + pki +
+                 "apiserver-etcd-client.key member list -w json > " + list));
+    auto members = nlohmann::json::parse(ReadFileOrEmpty(list))["members"];
+    ASSERT_EQ(members.size(), 2u) << members.dump();
+    std::set<std::string> names;
+    for (const auto& m : members) {
+      names.insert(m.value("name", ""));
+      EXPECT_FALSE(m.value("isLearner", false)) << m.dump();
+    }
+    EXPECT_EQ(names, (std::set<std::string>{"cp-1", "cp-2"}));
   }
 
   Status WaitHealthy(const std::string& endpoint) {
@@ -149,25 +154,11 @@ TEST_F(EtcdJoinRealTest, LearnerJoinsWithKkadmsManifestAndIsPromoted) {
     return util::RealNetwork().Etcd(std::move(config));
   };
 
-  const auto start = std::chrono::steady_clock::now();
-  Status joined = Internal("not run");
-  std::thread phase([&] { joined = RunJoinEtcd(data_); });
-  // Stand in for the kubelet: start the static Pod as soon as it is written.
   std::unique_ptr<BackgroundProcess> second;
-  for (int i = 0; i < 1200 && !second; ++i) {
-    if (fs_.Exists("/etc/kubernetes/manifests/etcd.yaml")) {
-      second = StartFromManifest();
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-  }
-  phase.join();
-  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::steady_clock::now() - start);
+  Status joined = RunJoinEtcdStartingItsPod(second);
   ASSERT_TRUE(joined.ok()) << joined.message() << "\n"
                            << out_.str() << "\n"
                            << ReadFileOrEmpty(root_.path() + "/etcd.log");
-  std::cout << "control-plane-join/etcd took " << took.count() << " ms\n";
   // Both members, in the order etcd listed them.
   EXPECT_THAT(
       Read("/etc/kubernetes/manifests/etcd.yaml"),
@@ -177,21 +168,7 @@ TEST_F(EtcdJoinRealTest, LearnerJoinsWithKkadmsManifestAndIsPromoted) {
           ::testing::HasSubstr(
               "--initial-cluster=cp-2=https://127.0.0.3:2380,cp-1=https://127.0.0.2:2380")));
 
-  // etcdctl, over mutual TLS with the joining node's client certificate, sees two voting members.
-  const std::string pki = root_.path() + "/etc/kubernetes/pki/";
-  const std::string list = root_.path() + "/members.json";
-  ASSERT_TRUE(
-      RunShell("etcdctl --endpoints https://127.0.0.2:2379,https://127.0.0.3:2379 --cacert " + pki +
-               "etcd/ca.crt --cert " + pki + "apiserver-etcd-client.crt --key " + pki +
-               "apiserver-etcd-client.key member list -w json > " + list));
-  auto members = nlohmann::json::parse(ReadFileOrEmpty(list))["members"];
-  ASSERT_EQ(members.size(), 2u) << members.dump();
-  std::set<std::string> names;
-  for (const auto& m : members) {
-    names.insert(m.value("name", ""));
-    EXPECT_FALSE(m.value("isLearner", false)) << m.dump();
-  }
-  EXPECT_EQ(names, (std::set<std::string>{"cp-1", "cp-2"}));
+  ExpectTwoVotingMembers();
 }
 
 }  // namespace
