@@ -15,6 +15,9 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/kkadm-etcd-e2e-XXXXXX")
 ETCD_PID=""
 ROUTE=""
 
+# shellcheck source=lib/pki.sh
+source "$(dirname "$0")/lib/pki.sh"
+
 fail() { echo "FAIL: $*" >&2; [[ -f $WORK/etcd.log ]] && tail -20 "$WORK/etcd.log" >&2; exit 1; }
 
 stop_etcd() {
@@ -81,23 +84,10 @@ probe_field() {
 make_pki() {  # dir advertise
   local d=$1 san="DNS:localhost,DNS:cp-1,IP:127.0.0.1,IP:::1,IP:$2"
   mkdir -p "$d"
-  openssl ecparam -name prime256v1 -genkey -noout -out "$d/ca.key"
-  openssl req -x509 -new -key "$d/ca.key" -sha256 -days 1 -subj "/CN=etcd-ca" -out "$d/ca.crt" \
-    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
-  local name cn eku ext
-  while read -r name cn eku ext; do
-    openssl ecparam -name prime256v1 -genkey -noout -out "$d/$name.key"
-    openssl req -new -key "$d/$name.key" -subj "/CN=$cn" -out "$d/$name.csr"
-    printf 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=%s\n%s\n' \
-      "$eku" "$ext" > "$d/$name.ext"
-    openssl x509 -req -in "$d/$name.csr" -CA "$d/ca.crt" -CAkey "$d/ca.key" -CAcreateserial -days 1 \
-      -sha256 -extfile "$d/$name.ext" -out "$d/$name.crt" 2>/dev/null
-    rm -f "$d/$name.csr" "$d/$name.ext"
-  done <<EOT
-server kube-etcd serverAuth,clientAuth subjectAltName=$san
-peer kube-etcd-peer serverAuth,clientAuth subjectAltName=$san
-healthcheck-client kube-etcd-healthcheck-client clientAuth
-EOT
+  cert_make_ca "$d" ca etcd-ca
+  cert_make_leaf "$d" ca "$d" server /CN=kube-etcd serverAuth,clientAuth "$san"
+  cert_make_leaf "$d" ca "$d" peer /CN=kube-etcd-peer serverAuth,clientAuth "$san"
+  cert_make_leaf "$d" ca "$d" healthcheck-client /CN=kube-etcd-healthcheck-client clientAuth
 }
 
 url_host() { [[ $1 == *:* ]] && echo "[$1]" || echo "$1"; }

@@ -31,18 +31,11 @@ out=$(cd "$SANDBOX" && $PY -m lib.selftest 2>&1) || fail "lib self-test: $out"
 R=$WORK/root
 P=$R/etc/kubernetes/pki
 mkdir -p "$P/etcd"
-mkca() {  # dir name cn
-  openssl ecparam -name prime256v1 -genkey -noout -out "$1/$2.key"
-  openssl req -x509 -new -key "$1/$2.key" -sha256 -days 1 -subj "/CN=$3" -out "$1/$2.crt" \
-    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign,digitalSignature"
+mkca() {  # dir name cn: the stand-in API server's CAs also sign (digitalSignature)
+  cert_make_ca "$1" "$2" "$3" keyCertSign,cRLSign,digitalSignature
 }
 mkleaf() {  # cadir dir name subject eku [san]
-  openssl ecparam -name prime256v1 -genkey -noout -out "$2/$3.key"
-  openssl req -new -key "$2/$3.key" -subj "$4" -out "$WORK/$3.csr"
-  printf 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=%s\n%s\n' \
-    "$5" "${6:+subjectAltName=$6}" >"$WORK/$3.ext"
-  openssl x509 -req -in "$WORK/$3.csr" -CA "$1/ca.crt" -CAkey "$1/ca.key" -set_serial "0x$(openssl rand -hex 8)" \
-    -days 1 -sha256 -extfile "$WORK/$3.ext" -out "$2/$3.crt" 2>/dev/null
+  cert_make_leaf "$1" ca "$2" "$3" "$4" "$5" "${6:-}"
 }
 {
   mkca "$P/etcd" ca etcd-ca

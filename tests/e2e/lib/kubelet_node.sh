@@ -3,28 +3,20 @@
 # files kkadm writes for its kubelet (config.yaml, bootstrap-kubelet.conf, static Pod manifests).
 # Source it; the functions use R (the node's rootfs), PKI, IP, TOKEN and REC of the caller.
 
-mk_ca() {  # dir name cn
-  openssl ecparam -name prime256v1 -genkey -noout -out "$1/$2.key"
-  openssl req -x509 -new -key "$1/$2.key" -sha256 -days 1 -subj "/CN=$3" -out "$1/$2.crt" \
-    -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
-}
-mk_leaf() {  # dir ca name subject eku [san]
-  openssl ecparam -name prime256v1 -genkey -noout -out "$1/$3.key"
-  openssl req -new -key "$1/$3.key" -subj "$4" -out "$1/$3.csr"
-  printf 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=%s\n%s\n' \
-    "$5" "${6:+subjectAltName=$6}" > "$1/$3.ext"
-  openssl x509 -req -in "$1/$3.csr" -CA "$1/$2.crt" -CAkey "$1/$2.key" -CAcreateserial -days 1 \
-    -sha256 -extfile "$1/$3.ext" -out "$1/$3.crt" 2>/dev/null
-  rm -f "$1/$3.csr" "$1/$3.ext"
+# shellcheck source=pki.sh
+source "$(dirname "${BASH_SOURCE[0]}")/pki.sh"
+
+mk_leaf() {  # dir ca name subject eku [san]: a leaf beside its CA
+  cert_make_leaf "$1" "$2" "$1" "$3" "$4" "$5" "${6:-}"
 }
 
 # Cluster CA, API server certificate, etcd CA and etcd certificates under $PKI; sets CA_DATA.
 make_node_pki() {
   mkdir -p "$PKI/etcd"
   SAN="DNS:localhost,DNS:node-a,IP:127.0.0.1,IP:$IP"
-  mk_ca "$PKI" ca kubernetes
+  cert_make_ca "$PKI" ca kubernetes
   mk_leaf "$PKI" ca apiserver /CN=kube-apiserver serverAuth "$SAN"
-  mk_ca "$PKI/etcd" ca etcd-ca
+  cert_make_ca "$PKI/etcd" ca etcd-ca
   mk_leaf "$PKI/etcd" ca server /CN=node-a serverAuth,clientAuth "$SAN"
   mk_leaf "$PKI/etcd" ca peer /CN=node-a serverAuth,clientAuth "$SAN"
   mk_leaf "$PKI/etcd" ca healthcheck-client /CN=kube-etcd-healthcheck-client clientAuth
