@@ -14,22 +14,7 @@
 source "$(dirname "$0")/lib/common.sh"
 [ "$(id -u)" -eq 0 ] || { echo "needs root (systemd, network namespaces)"; exit 77; }
 source "$(dirname "$0")/lib/sandbox_node.sh"
-T0=$(date +%s%N)
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-elapsed() { local ms=$(( ($(date +%s%N) - T0) / 1000000 )); printf '%d.%02d s' $((ms / 1000)) $((ms % 1000 / 10)); }
-wait_for() {  # SECONDS CMD...: CMD succeeds within SECONDS (polled every 0.2 s)
-  local end=$(( $(date +%s) + $1 )); shift
-  until "$@" >/dev/null 2>&1; do [ "$(date +%s)" -lt "$end" ] || return 1; sleep 0.2; done
-}
-# After a failure the later steps cannot work: show the nodes' logs and stop.
-stop_on_failure() {
-  [ "$E2E_FAILURES" -eq 0 ] && return 0
-  local n f
-  for n in $(node_names); do
-    for f in "$(node_logs "$n")"/*.log; do [ -e "$f" ] && { echo "== $n: $(basename "$f")"; tail -12 "$f"; }; done
-  done >&2
-  finish; exit 1
-}
 record_time() {  # WHAT MILLISECONDS
   echo "$1: $2 ms"
   [ -z "${KKADM_JOIN_TIMES:-}" ] || echo "$1 $2" >> "$KKADM_JOIN_TIMES"

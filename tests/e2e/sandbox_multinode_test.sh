@@ -10,25 +10,7 @@
 source "$(dirname "$0")/lib/common.sh"
 [ "$(id -u)" -eq 0 ] || { echo "needs root (systemd, network namespaces)"; exit 77; }
 source "$(dirname "$0")/lib/sandbox_node.sh"
-T0=$(date +%s%N)
-elapsed() { local ms=$(( ($(date +%s%N) - T0) / 1000000 )); printf '%d.%02d s' $((ms / 1000)) $((ms % 1000 / 10)); }
 verifies() { openssl verify -CAfile "$1" "$2" >/dev/null 2>&1; }  # CA-FILE CERT-FILE
-# After a failure the later steps cannot work: show the nodes' logs and stop.
-stop_on_failure() {
-  [ "$E2E_FAILURES" -eq 0 ] && return 0
-  local n f
-  for n in $(node_names); do
-    for f in "$(node_logs "$n")"/*.log; do [ -e "$f" ] && { echo "== $n: $(basename "$f")"; tail -15 "$f"; }; done
-    echo "== $n: kubelet"
-    journalctl -D "$(node_dir "$n")"/sd-*/run/log/journal -u kubelet --no-pager 2>/dev/null | tail -15
-  done >&2
-  finish; exit 1
-}
-# wait_for SECONDS CMD...: CMD succeeds within SECONDS (polled every 0.2 s).
-wait_for() {
-  local end=$(( $(date +%s) + $1 )); shift
-  until "$@" >/dev/null 2>&1; do [ "$(date +%s)" -lt "$end" ] || return 1; sleep 0.2; done
-}
 
 node_boot cp1 10.123.0.1 cp2 10.123.0.2 cp3 10.123.0.3 w1 10.123.0.11 w2 10.123.0.12
 echo "nodes booted after $(elapsed)"

@@ -336,3 +336,29 @@ node_init() {
   finish
   exit 1
 }
+
+# ---- waiting and failing in multi-node tests ------------------------------------------------------
+
+SANDBOX_T0=$(date +%s%N)
+# The time since this file was sourced, e.g. "12.34 s".
+elapsed() {
+  local ms=$(( ($(date +%s%N) - SANDBOX_T0) / 1000000 ))
+  printf '%d.%02d s' $((ms / 1000)) $((ms % 1000 / 10))
+}
+# wait_for SECONDS CMD...: CMD succeeds within SECONDS (polled every 0.2 s).
+wait_for() {
+  local end=$(( $(date +%s) + $1 )); shift
+  until "$@" >/dev/null 2>&1; do [ "$(date +%s)" -lt "$end" ] || return 1; sleep 0.2; done
+}
+# After a failure the later steps cannot work: show every node's static Pod logs and kubelet
+# journal, and end the test.
+stop_on_failure() {
+  [ "$E2E_FAILURES" -eq 0 ] && return 0
+  local n f
+  for n in $(node_names); do
+    for f in "$(node_logs "$n")"/*.log; do [ -e "$f" ] && { echo "== $n: $(basename "$f")"; tail -15 "$f"; }; done
+    echo "== $n: kubelet"
+    journalctl -D "$(node_dir "$n")"/sd-*/run/log/journal -u kubelet --no-pager 2>/dev/null | tail -15
+  done >&2
+  finish; exit 1
+}
