@@ -7,20 +7,19 @@
 #include "tests/fakes/temp_dir.h"
 #include "tests/util/servers/echo_server.h"
 #include "tests/util/servers/etcd_process.h"
+#include "tests/util/servers/pki_suite.h"
 
 namespace kkadm::util {
 namespace {
 
 using testing::BackgroundProcess;
 using testing::FreePort;
-using testing::TempDir;
-using testing::TestPki;
 
 std::string Loopback(const std::string& scheme, int port) {
   return scheme + "://127.0.0.1:" + std::to_string(port);
 }
 
-class EtcdClientTest : public ::testing::Test {
+class EtcdClientTest : public testing::PkiSuiteTest<EtcdClientTest> {
  protected:
   static void SetUpTestSuite() {
     suite_set_up_ = false;  // stays false if an ASSERT below returns early
@@ -28,8 +27,7 @@ class EtcdClientTest : public ::testing::Test {
       suite_set_up_ = true;  // skipped, not failed
       GTEST_SKIP() << "etcd is not installed";
     }
-    dir_ = new TempDir();
-    ASSERT_TRUE(pki_.Create(dir_->path() + "/pki"));
+    if (!MakePki()) return;
     client_url_ = Loopback("https", FreePort());
     std::vector<std::string> argv = testing::MutualTlsEtcdArgv(
         {"m0", dir_->path() + "/data", client_url_, Loopback("https", FreePort()),
@@ -44,15 +42,10 @@ class EtcdClientTest : public ::testing::Test {
                              << testing::ReadFileOrEmpty(dir_->path() + "/etcd.log");
     suite_set_up_ = true;
   }
-  // A failed ASSERT in SetUpTestSuite only skips the tests, which ctest counts as passed.
-  void SetUp() override {
-    ASSERT_TRUE(suite_set_up_) << "the test suite's set-up failed (see above)";
-  }
   static void TearDownTestSuite() {
     delete etcd_;  // SIGTERM, reaped
     etcd_ = nullptr;
-    delete dir_;
-    dir_ = nullptr;
+    PkiSuiteTest::TearDownTestSuite();
   }
 
   // Up to 10 s for etcd to answer its health check (while it runs).
@@ -78,17 +71,9 @@ class EtcdClientTest : public ::testing::Test {
     return config;
   }
 
-  static TempDir* dir_;
-  static TestPki pki_;
-  static bool suite_set_up_;
-  static BackgroundProcess* etcd_;
-  static std::string client_url_;
+  inline static BackgroundProcess* etcd_ = nullptr;
+  inline static std::string client_url_;
 };
-TempDir* EtcdClientTest::dir_ = nullptr;
-TestPki EtcdClientTest::pki_;
-bool EtcdClientTest::suite_set_up_ = false;
-BackgroundProcess* EtcdClientTest::etcd_ = nullptr;
-std::string EtcdClientTest::client_url_;
 
 TEST_F(EtcdClientTest, MemberListStatusAndHealth) {
   EtcdClient client(Config());

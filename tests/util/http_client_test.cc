@@ -6,6 +6,7 @@
 
 #include "tests/fakes/temp_dir.h"
 #include "tests/util/servers/echo_server.h"
+#include "tests/util/servers/pki_suite.h"
 
 namespace kkadm::util {
 namespace {
@@ -14,20 +15,13 @@ using testing::EchoServer;
 using testing::TempDir;
 using testing::TestPki;
 
-class HttpClientTest : public ::testing::Test {
+class HttpClientTest : public testing::PkiSuiteTest<HttpClientTest> {
  protected:
   static void SetUpTestSuite() {
-    suite_set_up_ = false;  // stays false if an ASSERT below returns early
-    dir_ = new TempDir();
-    ASSERT_TRUE(pki_.Create(dir_->path() + "/pki"));
+    if (!MakePki()) return;
     ASSERT_TRUE(other_pki_.Create(dir_->path() + "/other"));
     suite_set_up_ = true;
   }
-  // A failed ASSERT in SetUpTestSuite only skips the tests, which ctest counts as passed.
-  void SetUp() override {
-    ASSERT_TRUE(suite_set_up_) << "the test suite's set-up failed (see above)";
-  }
-  static void TearDownTestSuite() { delete dir_; }
 
   HttpClientOptions Verified() const {
     HttpClientOptions options;
@@ -38,16 +32,9 @@ class HttpClientTest : public ::testing::Test {
     return {{{"status", 200}, {"body", body}}};
   }
 
-  static TempDir* dir_;
-  static TestPki pki_;
-  static bool suite_set_up_;
-  static TestPki other_pki_;
+  inline static TestPki other_pki_;
   TempDir work_;
 };
-TempDir* HttpClientTest::dir_ = nullptr;
-TestPki HttpClientTest::pki_;
-bool HttpClientTest::suite_set_up_ = false;
-TestPki HttpClientTest::other_pki_;
 
 TEST_F(HttpClientTest, VerifiedTlsReturnsStatusBodyAndHeaders) {
   EchoServer server(work_.path(), {{{"status", 201}, {"body", "{\"a\":1}"}}},

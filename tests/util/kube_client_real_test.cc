@@ -6,13 +6,13 @@
 
 #include "tests/fakes/temp_dir.h"
 #include "tests/util/servers/echo_server.h"
+#include "tests/util/servers/pki_suite.h"
 
 namespace kkadm::util {
 namespace {
 
 using testing::EchoServer;
 using testing::TempDir;
-using testing::TestPki;
 
 nlohmann::json StatusBody(int code, const std::string& reason, const std::string& message) {
   return {{"kind", "Status"},   {"apiVersion", "v1"}, {"status", "Failure"},
@@ -23,20 +23,8 @@ nlohmann::json Answer(int status, const nlohmann::json& body) {
   return {{"status", status}, {"body", body.dump()}};
 }
 
-class RealKubeClientTest : public ::testing::Test {
+class RealKubeClientTest : public testing::PkiSuiteTest<RealKubeClientTest> {
  protected:
-  static void SetUpTestSuite() {
-    suite_set_up_ = false;  // stays false if an ASSERT below returns early
-    dir_ = new TempDir();
-    ASSERT_TRUE(pki_.Create(dir_->path() + "/pki"));
-    suite_set_up_ = true;
-  }
-  // A failed ASSERT in SetUpTestSuite only skips the tests, which ctest counts as passed.
-  void SetUp() override {
-    ASSERT_TRUE(suite_set_up_) << "the test suite's set-up failed (see above)";
-  }
-  static void TearDownTestSuite() { delete dir_; }
-
   std::unique_ptr<EchoServer> Serve(const std::vector<nlohmann::json>& answers) {
     return std::make_unique<EchoServer>(work_.path(), answers, EchoServer::Mode::kMutualTls, &pki_);
   }
@@ -51,14 +39,8 @@ class RealKubeClientTest : public ::testing::Test {
     return RealKubeClient(config);
   }
 
-  static TempDir* dir_;
-  static TestPki pki_;
-  static bool suite_set_up_;
   TempDir work_;
 };
-TempDir* RealKubeClientTest::dir_ = nullptr;
-TestPki RealKubeClientTest::pki_;
-bool RealKubeClientTest::suite_set_up_ = false;
 
 const char kPath[] = "/api/v1/namespaces/kube-system/configmaps/kubeadm-config";
 
