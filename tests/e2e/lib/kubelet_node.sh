@@ -50,11 +50,8 @@ spec:
 EOF
 }
 
-# config.yaml, bootstrap-kubelet.conf and the manifests etcd.yaml, short.yaml and long.yaml (v1).
-# (The body is not indented: it is mostly heredocs.)
-write_node_files() {
-mkdir -p "$R/var/lib/kubelet" "$R/etc/kubernetes/manifests" "$REC"
-chmod 0700 "$R/etc/kubernetes/manifests"
+# The KubeletConfiguration kkadm writes, its static Pod path the node's manifests.
+write_kubelet_config() {
 cat > "$R/var/lib/kubelet/config.yaml" <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 authentication:
@@ -78,6 +75,10 @@ readOnlyPort: 0
 rotateCertificates: true
 staticPodPath: /etc/kubernetes/manifests
 EOF
+}
+
+# bootstrap-kubelet.conf for the TLS bootstrap with $TOKEN against $IP:6443 (CA $CA_DATA).
+write_bootstrap_kubeconfig() {
 cat > "$R/etc/kubernetes/bootstrap-kubelet.conf" <<EOF
 apiVersion: v1
 clusters:
@@ -99,7 +100,10 @@ users:
     token: $TOKEN
 EOF
 chmod 0600 "$R/etc/kubernetes/bootstrap-kubelet.conf"
+}
 
+# The etcd static Pod as kkadm writes it for node-a at $IP.
+write_etcd_manifest() {
 cat > "$R/etc/kubernetes/manifests/etcd.yaml" <<EOF
 apiVersion: v1
 kind: Pod
@@ -154,6 +158,10 @@ spec:
     name: etcd-data
 status: {}
 EOF
+}
+
+# Two test Pods: one that keeps exiting (short) and one that runs (long, v1).
+write_test_pods() {
 # A process that exits after 0.3 s; its bare /var/tmp/short argument lies under a hostPath volume,
 # so the kubelet hands it over under the rootfs.
 cat > "$R/etc/kubernetes/manifests/short.yaml" <<'EOF'
@@ -178,4 +186,15 @@ spec:
     name: work
 EOF
 long_manifest v1 > "$R/etc/kubernetes/manifests/long.yaml"
+}
+
+# config.yaml, bootstrap-kubelet.conf and the manifests etcd.yaml, short.yaml and long.yaml (v1).
+# (The writers' bodies are not indented: they are mostly heredocs.)
+write_node_files() {
+  mkdir -p "$R/var/lib/kubelet" "$R/etc/kubernetes/manifests" "$REC"
+  chmod 0700 "$R/etc/kubernetes/manifests"
+  write_kubelet_config
+  write_bootstrap_kubeconfig
+  write_etcd_manifest
+  write_test_pods
 }
