@@ -24,9 +24,7 @@
 #include "app/phases/init/upload_config_phase.h"
 #include "app/phases/init/wait_control_plane_phase.h"
 #include "app/phases/preflight/run_checks.h"
-#include "app/util/kube_client_dry_run.h"
 #include "app/util/machine_real.h"
-#include "app/util/network.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
 #include "cmd/root.h"
@@ -140,15 +138,7 @@ Status InitCommand::MakeSeams() {
 
 Result<util::KubeClient*> InitCommand::Client(const std::string& kubeconfig,
                                               std::unique_ptr<util::KubeClient>& slot) {
-  if (!slot && data_.dry_run) slot = std::make_unique<util::DryRunKubeClient>(printer_);
-  if (!slot) {
-    auto client = util::KubeClientFromKubeconfigFile(
-        data_.host->net, data_.fs(), kubeconfig,
-        {.clock = data_.host->clock, .api_call = data_.cfg.timeouts.kubernetes_api_call});
-    if (!client) return client.error();
-    slot = std::move(*client);
-  }
-  return slot.get();
+  return NodeKubeconfigClient(slot, data_, kubeconfig, data_.cfg.timeouts.kubernetes_api_call);
 }
 
 Result<std::vector<std::string>> InitCommand::ResolveSkipPhases(

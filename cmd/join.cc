@@ -23,7 +23,6 @@
 #include "app/phases/kubelet/kubelet_bootstrap.h"
 #include "app/phases/preflight/run_checks.h"
 #include "app/util/file_system_real.h"
-#include "app/util/kube_client_dry_run.h"
 #include "app/util/kube_client_real.h"
 #include "app/util/machine_real.h"
 #include "app/util/network.h"
@@ -226,16 +225,8 @@ Result<util::KubeClient*> JoinCommand::BootstrapClient() {
 }
 
 Result<util::KubeClient*> JoinCommand::AdminClient() {
-  if (!admin_client_ && data_.dry_run)
-    admin_client_ = std::make_unique<util::DryRunKubeClient>(printer_);
-  if (!admin_client_) {
-    auto client = util::KubeClientFromKubeconfigFile(
-        data_.host->net, data_.fs(), data_.admin_kubeconfig_path(),
-        {.clock = data_.host->clock, .api_call = data_.cfg.timeouts.kubernetes_api_call});
-    if (!client) return client.error();
-    admin_client_ = std::move(*client);
-  }
-  return admin_client_.get();
+  return NodeKubeconfigClient(admin_client_, data_, data_.admin_kubeconfig_path(),
+                              data_.cfg.timeouts.kubernetes_api_call);
 }
 
 Result<std::unique_ptr<util::KubeClient>> JoinCommand::LocalApiClient() {
