@@ -13,7 +13,6 @@
 #include "app/util/init_system_announcing.h"
 #include "app/util/init_system_dry_run.h"
 #include "app/util/init_system_systemd.h"
-#include "app/util/kube_client_dry_run.h"
 #include "app/util/mounter_real.h"
 #include "app/util/terminal_real.h"
 #include "app/util/tree_remover_real.h"
@@ -100,22 +99,6 @@ Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Ma
   }
   util::Terminal& user = terminal != nullptr ? *terminal : *parts.terminal;
   return std::make_unique<OwnedHost>(std::move(parts), machine, user);
-}
-
-Result<util::KubeClient*> NodeKubeconfigClient(std::unique_ptr<util::KubeClient>& slot,
-                                               const phases::NodeContext& node,
-                                               const std::string& path,
-                                               std::chrono::milliseconds api_timeout) {
-  if (slot) return slot.get();
-  if (node.dry_run) {
-    slot = std::make_unique<util::DryRunKubeClient>(*node.out);
-    return slot.get();
-  }
-  auto client = util::KubeClientFromKubeconfigFile(
-      node.host->net, node.host->fs, path, {.clock = node.host->clock, .api_call = api_timeout});
-  if (!client) return client.error();
-  slot = std::move(*client);
-  return slot.get();
 }
 
 Result<NodeSeams> MakeNodeSeams(const std::string& rootfs, bool dry_run, const std::string& command,

@@ -3,12 +3,10 @@
 // wall clock; the caller's Machine.
 #pragma once
 
-#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "app/phases/node_context.h"
 #include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/host.h"
 #include "app/util/network.h"
@@ -71,13 +69,6 @@ struct NodeSeams {
   std::unique_ptr<phases::Waiter> waiter;
 };
 
-// The API client of the kubeconfig file `path` on the node (admin.conf, super-admin.conf), built
-// on first use into `slot` through node.host's Network and kept; in a dry run a DryRunKubeClient,
-// since the files a dry run wrote are not on the node.
-Result<util::KubeClient*> NodeKubeconfigClient(std::unique_ptr<util::KubeClient>& slot,
-                                               const phases::NodeContext& node,
-                                               const std::string& path,
-                                               std::chrono::milliseconds api_timeout);
 Result<NodeSeams> MakeNodeSeams(const std::string& rootfs, bool dry_run, const std::string& command,
                                 const std::string& manifest_dir, util::Machine& machine,
                                 util::Printer& printer);

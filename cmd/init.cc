@@ -114,10 +114,6 @@ Status InitCommand::MakeInitData() {
   data_.cluster_config_yaml = [this] {
     return config::EncodeClusterConfiguration(data_.cfg.cluster);
   };
-  data_.client = [this] { return Client(data_.admin_kubeconfig_path, admin_client_); };
-  data_.super_admin_client = [this] {
-    return Client(data_.kubeconfig_dir + "/super-admin.conf", super_admin_client_);
-  };
   const std::string ca = data_.cert_dir() + "/ca";
   data_.external_ca = data_.fs().Exists(ca + ".crt") && !data_.fs().Exists(ca + ".key");
   printer_.Line("init", "Using Kubernetes version: " + data_.cfg.cluster.kubernetes_version);
@@ -133,12 +129,9 @@ Status InitCommand::MakeSeams() {
   data_.host = &host_->host();
   data_.out = &printer_;
   data_.waiter = waiter_.get();
+  access_ = std::make_unique<KubeconfigClusterAccess>(data_);
+  data_.access = access_.get();
   return Status();
-}
-
-Result<util::KubeClient*> InitCommand::Client(const std::string& kubeconfig,
-                                              std::unique_ptr<util::KubeClient>& slot) {
-  return NodeKubeconfigClient(slot, data_, kubeconfig, data_.cfg.timeouts.kubernetes_api_call);
 }
 
 Result<std::vector<std::string>> InitCommand::ResolveSkipPhases(

@@ -9,6 +9,7 @@
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
 #include "app/workflow/runner.h"
+#include "cmd/cluster_access.h"
 #include "cmd/context.h"
 #include "cmd/host_factory.h"
 #include "cmd/init_options.h"
@@ -28,13 +29,10 @@ class InitCommand {
   // The one place that reads the config file, applies defaults and flags, validates, and builds
   // the host seams: after it, data_ is trusted.
   Status MakeInitData();
-  // The host seams and the waiter: real ones, or the dry run's.
+  // The host seams, the waiter and the cluster access: real ones, or the dry run's.
   Status MakeSeams();
   Result<std::vector<std::string>> ResolveSkipPhases(const std::vector<std::string>& flag);
   void Done(const Status& status, const std::string& failed_phase);
-  // The API client of `kubeconfig`, built on first use into `slot` (a dry-run client in dry-run).
-  Result<util::KubeClient*> Client(const std::string& kubeconfig,
-                                   std::unique_ptr<util::KubeClient>& slot);
 
   CommandContext& context_;
   util::Printer printer_;
@@ -43,8 +41,7 @@ class InitCommand {
   std::unique_ptr<util::Machine> machine_;
   std::unique_ptr<OwnedHost> host_;
   std::unique_ptr<phases::Waiter> waiter_;
-  std::unique_ptr<util::KubeClient> admin_client_;
-  std::unique_ptr<util::KubeClient> super_admin_client_;
+  std::unique_ptr<KubeconfigClusterAccess> access_;
   workflow::FlagSet flags_;
   workflow::Runner runner_;
 };

@@ -5,13 +5,8 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "app/config/make_config.h"
-#include "app/phases/discovery/join_cluster.h"
 #include "app/phases/etcd/etcd_join.h"
 #include "app/phases/join/check_etcd_phase.h"
 #include "app/phases/join/control_plane_join_phase.h"
@@ -19,13 +14,10 @@
 #include "app/phases/join/kubelet_start_phase.h"
 #include "app/phases/join/preflight_phase.h"
 #include "app/phases/join/wait_control_plane_phase.h"
-#include "app/phases/kubeconfig/kubeconfig_files.h"
 #include "app/phases/kubelet/kubelet_bootstrap.h"
 #include "app/phases/preflight/run_checks.h"
 #include "app/util/file_system_real.h"
-#include "app/util/kube_client_real.h"
 #include "app/util/machine_real.h"
-#include "app/util/network.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
 #include "cmd/root.h"
@@ -74,16 +66,6 @@ constexpr const char* kControlPlaneDone =
     "\tsudo cp -i {} $HOME/.kube/config\n"
     "\tsudo chown $(id -u):$(id -g) $HOME/.kube/config\n\n"
     "Run 'kubectl get nodes' to see this node join the cluster.\n\n";
-
-// A file of this machine (--discovery-file and what it names), not a node path.
-Result<std::string> ReadLocalFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return InvalidArgument(fmt::format("unable to read \"{}\": {}", path, std::strerror(errno)));
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
 
 bool HasDiscoveryInput(const config::JoinFlags& f) {
   return f.endpoint || f.discovery_token || f.token || f.discovery_file;
@@ -157,13 +139,11 @@ Status JoinCommand::MakeJoinData() {
     data_.patches = util::patches::Patcher(data_.cfg.patches_directory, printer_);
   }
   data_.dry_run = data_.cfg.dry_run;
-  KKADM_RETURN_IF_ERROR(MakeSeams());
   if (data_.cfg.discovery.bootstrap_token) {
     data_.discovery_endpoints = {data_.cfg.discovery.bootstrap_token->api_server_endpoint};
     for (const auto& e : options_.extra_endpoints) data_.discovery_endpoints.push_back(e);
   }
-  SetClients();
-  return Status::Ok();
+  return MakeSeams();
 }
 
 Status JoinCommand::MakeSeams() {
@@ -174,75 +154,20 @@ Status JoinCommand::MakeSeams() {
   waiter_ = std::move(seams->waiter);
   data_.host = &host_->host();
   data_.out = &printer_;
+  access_ = std::make_unique<DiscoveringClusterAccess>(data_);
+  data_.access = access_.get();
   if (data_.dry_run) {
     kubelet_bootstrap_ = std::make_unique<phases::DryRunKubeletBootstrapWaiter>(printer_);
     etcd_ = std::make_unique<phases::DryRunEtcdJoiner>(printer_);
   } else {
     kubelet_bootstrap_ =
         std::make_unique<phases::RealKubeletBootstrapWaiter>(*data_.host, printer_);
-    etcd_ = std::make_unique<phases::RealEtcdJoiner>(*data_.host, printer_,
-                                                     [this] { return AdminClient(); });
+    etcd_ = std::make_unique<phases::RealEtcdJoiner>(*data_.host, printer_, *access_);
   }
   data_.waiter = waiter_.get();
   data_.kubelet_bootstrap = kubelet_bootstrap_.get();
   data_.etcd = etcd_.get();
   return Status::Ok();
-}
-
-void JoinCommand::SetClients() {
-  data_.cluster = [this] { return Cluster(); };
-  data_.bootstrap_client = [this] { return BootstrapClient(); };
-  data_.client = [this] { return AdminClient(); };
-  data_.local_api_client = [this] { return LocalApiClient(); };
-}
-
-Result<phases::JoinCluster*> JoinCommand::Cluster() {
-  if (!cluster_) {
-    util::Network& net = data_.host->net;
-    phases::JoinClusterEnv env{{[&net](const util::HttpClientOptions& o) { return net.Http(o); },
-                                data_.host->clock, printer_},
-                               [&net](const util::KubeClientConfig& c) { return net.Kube(c); },
-                               ReadLocalFile,
-                               data_.fs()};
-    cluster_ = phases::DiscoverJoinCluster(data_.cfg, data_.discovery_endpoints,
-                                           data_.admin_kubeconfig_path(), env);
-  }
-  if (!*cluster_) return cluster_->error();
-  return &cluster_->value();
-}
-
-Result<util::KubeClient*> JoinCommand::BootstrapClient() {
-  if (!bootstrap_client_) {
-    auto cluster = Cluster();
-    if (!cluster) return cluster.error();
-    auto config = phases::discovery::ClientConfigOf((*cluster)->tls_bootstrap);
-    if (!config) return config.error().Wrap("unable to access the cluster");
-    config->clock = &data_.host->clock;
-    config->retry_timeout = data_.cfg.timeouts.kubernetes_api_call;
-    bootstrap_client_ = data_.host->net.Kube(std::move(*config));
-  }
-  return bootstrap_client_.get();
-}
-
-Result<util::KubeClient*> JoinCommand::AdminClient() {
-  return NodeKubeconfigClient(admin_client_, data_, data_.admin_kubeconfig_path(),
-                              data_.cfg.timeouts.kubernetes_api_call);
-}
-
-Result<std::unique_ptr<util::KubeClient>> JoinCommand::LocalApiClient() {
-  auto cluster = Cluster();
-  if (!cluster) return cluster.error();
-  auto text = data_.fs().ReadFile(data_.admin_kubeconfig_path());
-  if (!text) return text.error();
-  auto config = util::KubeClientConfigFromKubeconfig(*text, "");
-  if (!config) return config.error().Wrap(data_.admin_kubeconfig_path());
-  auto local = phases::kubeconfig::LocalEndpoint((*cluster)->init_cfg);
-  if (!local) return local.error();
-  config->server = *local;
-  config->clock = &data_.host->clock;
-  // One attempt per probe: the caller polls.
-  config->retry_timeout = std::chrono::milliseconds(0);
-  return data_.host->net.Kube(std::move(*config));
 }
 
 Result<std::vector<std::string>> JoinCommand::ResolveSkipPhases(
@@ -278,7 +203,7 @@ void JoinCommand::Done(const Status& status, const std::string& failed_phase) {
     printer_.Raw(kWorkerDone);
     return;
   }
-  auto cluster = Cluster();
+  auto cluster = access_->Discovered();
   const bool local_etcd = cluster && (*cluster)->init_cfg.cluster.etcd.local.has_value();
   printer_.Raw(fmt::format(
       kControlPlaneDone,

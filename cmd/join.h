@@ -4,7 +4,6 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
-#include <optional>
 
 #include "app/phases/etcd/etcd_join.h"
 #include "app/phases/join/join_data.h"
@@ -13,6 +12,7 @@
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
 #include "app/workflow/runner.h"
+#include "cmd/cluster_access.h"
 #include "cmd/context.h"
 #include "cmd/host_factory.h"
 #include "cmd/join_options.h"
@@ -33,13 +33,8 @@ class JoinCommand {
   // validates, and builds the host seams: after it, data_ is trusted.
   Status MakeJoinData();
   Status UseAdminConfWithoutDiscovery();
-  // The host seams, the waiters and etcd's: real ones, or the dry run's.
+  // The host seams, the cluster access, the waiters and etcd's: real ones, or the dry run's.
   Status MakeSeams();
-  void SetClients();
-  Result<phases::JoinCluster*> Cluster();
-  Result<util::KubeClient*> BootstrapClient();
-  Result<util::KubeClient*> AdminClient();
-  Result<std::unique_ptr<util::KubeClient>> LocalApiClient();
   Result<std::vector<std::string>> ResolveSkipPhases(const std::vector<std::string>& flag);
   void Done(const Status& status, const std::string& failed_phase);
 
@@ -49,12 +44,10 @@ class JoinCommand {
   phases::JoinData data_;
   std::unique_ptr<util::Machine> machine_;
   std::unique_ptr<OwnedHost> host_;
+  std::unique_ptr<DiscoveringClusterAccess> access_;
   std::unique_ptr<phases::Waiter> waiter_;
   std::unique_ptr<phases::KubeletBootstrapWaiter> kubelet_bootstrap_;
   std::unique_ptr<phases::EtcdJoiner> etcd_;
-  std::optional<Result<phases::JoinCluster>> cluster_;
-  std::unique_ptr<util::KubeClient> bootstrap_client_;
-  std::unique_ptr<util::KubeClient> admin_client_;
   std::vector<std::string> skip_phases_;  // as resolved for the whole workflow
   workflow::FlagSet flags_;
   workflow::Runner runner_;

@@ -10,11 +10,11 @@
 #include <memory>
 #include <string_view>
 
-#include "app/util/file_system_real.h"
 #include "app/util/machine_real.h"
-#include "app/util/network.h"
+#include "app/util/printer.h"
 #include "cmd/config.h"
 #include "cmd/context.h"
+#include "cmd/host_factory.h"
 #include "cmd/images.h"
 #include "cmd/init.h"
 #include "cmd/join.h"
@@ -50,20 +50,25 @@ void SetUpLogging(int verbosity) {
                                      : spdlog::level::warn);
 }
 
-// `kkadm token` reaches the node's files (admin.conf) under --rootfs, known after parsing.
-TokenCommandDeps TokenDeps(CommandContext& context) {
-  auto node_fs = std::make_shared<std::unique_ptr<util::RealFileSystem>>();
-  TokenCommandDeps deps;
-  deps.clock = &util::RealClock();
-  deps.fs = [&context, node_fs]() -> util::FileSystem& {
-    if (!*node_fs) *node_fs = std::make_unique<util::RealFileSystem>(context.global.rootfs);
-    return **node_fs;
+// `kkadm token` runs against the node under --rootfs, known once the command line is parsed: its
+// host is made on the first call and kept for the run.
+HostProvider TokenHost(CommandContext& context) {
+  struct Made {
+    util::RealMachine machine;
+    util::Printer printer;
+    std::unique_ptr<OwnedHost> host;
   };
-  deps.client_factory = [fs = deps.fs](const std::string& kubeconfig) {
-    static util::RealNetwork net;
-    return util::KubeClientFromKubeconfigFile(net, fs(), kubeconfig, {.clock = util::RealClock()});
+  auto made = std::make_shared<Made>(Made{{}, util::Printer(context.err), nullptr});
+  return [&context, made]() -> Result<util::Host*> {
+    if (!made->host) {
+      HostOptions options;
+      options.rootfs = context.global.rootfs;
+      Result<std::unique_ptr<OwnedHost>> host = MakeHost(options, made->machine, made->printer);
+      if (!host) return host.error();
+      made->host = std::move(*host);
+    }
+    return &made->host->host();
   };
-  return deps;
 }
 
 }  // namespace
@@ -90,7 +95,7 @@ int Main(int argc, char** argv) {
   reset.Bind(app);
   AddConfigCommand(app, context);
   AddImagesCommand(*app.get_subcommand("config"), context);
-  AddTokenCommand(app, context, TokenDeps(context));
+  AddTokenCommand(app, context, TokenHost(context));
   AddVersionCommand(app, context);
 
   if (!context.status.ok()) {

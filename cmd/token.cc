@@ -8,6 +8,7 @@
 #include "app/phases/bootstraptoken/token.h"
 #include "app/util/bootstrap_token_syntax.h"
 #include "app/util/duration.h"
+#include "app/util/network.h"
 #include "app/util/rfc3339.h"
 #include "app/util/strings.h"
 #include "app/util/yaml/yaml.h"
@@ -70,17 +71,15 @@ json OutputObject(const config::BootstrapToken& t) {
   return out;
 }
 
-Result<std::unique_ptr<util::KubeClient>> Client(const TokenCommandDeps& deps,
-                                                 const std::string& path) {
-  if (!deps.client_factory) return Internal("no API client factory");
-  return deps.client_factory(path);
+Result<std::unique_ptr<util::KubeClient>> Client(util::Host& host, const std::string& kubeconfig) {
+  return util::KubeClientFromKubeconfigFile(host.net, host.fs, kubeconfig, {.clock = host.clock});
 }
 
 }  // namespace
 
-Status TokenList(const std::string& kubeconfig, const std::string& output,
-                 const TokenCommandDeps& deps, std::ostream& out, std::ostream& err) {
-  auto client = Client(deps, kubeconfig);
+Status TokenList(const std::string& kubeconfig, const std::string& output, util::Host& host,
+                 std::ostream& out, std::ostream& err) {
+  auto client = Client(host, kubeconfig);
   if (!client) return client.error();
   auto list = (*client)->Get("/api/v1/namespaces/kube-system/secrets");
   if (!list) return list.error().Wrap("failed to list bootstrap tokens");
@@ -105,19 +104,19 @@ Status TokenList(const std::string& kubeconfig, const std::string& output,
   }
   std::vector<std::vector<std::string>> rows = {
       {"TOKEN", "TTL", "EXPIRES", "USAGES", "DESCRIPTION", "EXTRA GROUPS"}};
-  for (const auto& t : tokens) rows.push_back(TableRow(t, deps.clock->Now()));
+  for (const auto& t : tokens) rows.push_back(TableRow(t, host.clock.Now()));
   out << TabWrite(rows);
   return Status::Ok();
 }
 
 Status TokenDelete(const std::string& kubeconfig, const std::vector<std::string>& ids_or_tokens,
-                   const TokenCommandDeps& deps, std::ostream& out) {
+                   util::Host& host, std::ostream& out) {
   if (ids_or_tokens.empty()) {
     return InvalidArgument(
         "missing argument; 'token delete' is missing token of form \"[a-z0-9]{6}\" or "
         "\"[a-z0-9]{6}\\.[a-z0-9]{16}\"");
   }
-  auto client = Client(deps, kubeconfig);
+  auto client = Client(host, kubeconfig);
   if (!client) return client.error();
   for (const auto& arg : ids_or_tokens) {
     std::string id = arg;
@@ -142,26 +141,29 @@ Status TokenDelete(const std::string& kubeconfig, const std::vector<std::string>
 namespace {
 
 void AddList(CLI::App& token, CommandContext& context, std::shared_ptr<std::string> kubeconfig,
-             std::shared_ptr<TokenCommandDeps> deps) {
+             std::shared_ptr<HostProvider> host) {
   auto output = std::make_shared<std::string>("text");
   auto* list = token.add_subcommand("list", "List bootstrap tokens on the server");
   list->fallthrough();
   list->add_option("-o,--output", *output, "Output format. One of: text|json|yaml")
       ->check(CLI::IsMember({"text", "json", "yaml"}));
-  list->callback([&context, output, kubeconfig, deps] {
-    context.status = TokenList(*kubeconfig, *output, *deps, context.out, context.err);
+  list->callback([&context, output, kubeconfig, host] {
+    Result<util::Host*> node = (*host)();
+    context.status =
+        node ? TokenList(*kubeconfig, *output, **node, context.out, context.err) : node.error();
   });
 }
 
 void AddDeleteAndGenerate(CLI::App& token, CommandContext& context,
                           std::shared_ptr<std::string> kubeconfig,
-                          std::shared_ptr<TokenCommandDeps> deps) {
+                          std::shared_ptr<HostProvider> host) {
   auto ids = std::make_shared<std::vector<std::string>>();
   auto* del = token.add_subcommand("delete", "Delete bootstrap tokens on the server");
   del->fallthrough();
   del->add_option("token", *ids, "Token ids or full tokens to delete");
-  del->callback([&context, ids, kubeconfig, deps] {
-    context.status = TokenDelete(*kubeconfig, *ids, *deps, context.out);
+  del->callback([&context, ids, kubeconfig, host] {
+    Result<util::Host*> node = (*host)();
+    context.status = node ? TokenDelete(*kubeconfig, *ids, **node, context.out) : node.error();
   });
   auto* generate = token.add_subcommand(
       "generate", "Generate and print a bootstrap token, but do not create it on the server");
@@ -177,7 +179,7 @@ void AddDeleteAndGenerate(CLI::App& token, CommandContext& context,
 
 }  // namespace
 
-void AddTokenCommand(CLI::App& root, CommandContext& context, TokenCommandDeps deps) {
+void AddTokenCommand(CLI::App& root, CommandContext& context, HostProvider host) {
   auto* token = root.add_subcommand("token", "Manage bootstrap tokens");
   token->require_subcommand(1);
   auto kubeconfig = std::make_shared<std::string>("/etc/kubernetes/admin.conf");
@@ -185,7 +187,7 @@ void AddTokenCommand(CLI::App& root, CommandContext& context, TokenCommandDeps d
       ->add_option("--kubeconfig", *kubeconfig,
                    "The kubeconfig file to use when talking to the cluster")
       ->capture_default_str();
-  auto shared = std::make_shared<TokenCommandDeps>(std::move(deps));
+  auto shared = std::make_shared<HostProvider>(std::move(host));
   AddTokenCreateCommand(*token, context, kubeconfig, shared);
   AddList(*token, context, kubeconfig, shared);
   AddDeleteAndGenerate(*token, context, kubeconfig, shared);

@@ -9,24 +9,17 @@
 #include <string>
 #include <vector>
 
-#include "app/util/clock.h"
-#include "app/util/file_system.h"
-#include "app/util/kube_client.h"
+#include "app/util/host.h"
 #include "app/util/status.h"
 
 namespace kkadm::cmd {
 
 struct CommandContext;
 
-// What the token commands need from outside: a client for a kubeconfig path (the real libcurl one,
-// a fake in tests), the clock for expiry times, and the files (the kubeconfig for join commands).
-struct TokenCommandDeps {
-  std::function<Result<std::unique_ptr<util::KubeClient>>(const std::string& kubeconfig_path)>
-      client_factory;
-  util::Clock* clock = nullptr;
-  // The node's files (--rootfs is known only once the command line is parsed).
-  std::function<util::FileSystem&()> fs;
-};
+// The host the token commands run against (the node's files, the clock for expiry times, the
+// network for the API client), made on first call: --rootfs is known only once the command line
+// is parsed. Main's comes from MakeHost; tests hand out one over fakes.
+using HostProvider = std::function<Result<util::Host*>()>;
 
 struct TokenCreateOptions {
   std::string token;  // positional; generated when empty
@@ -51,8 +44,8 @@ struct TokenCreateOptions {
 // and their "[upload-certs]" lines go to `err`. Everything that can be refused (flags, the admin
 // kubeconfig, the cluster's configuration, the CA key on this node) is checked before the Secret is
 // created; the output holds secrets, errors never do.
-Status TokenCreate(const TokenCreateOptions& options, const TokenCommandDeps& deps,
-                   std::ostream& out, std::ostream& err);
+Status TokenCreate(const TokenCreateOptions& options, util::Host& host, std::ostream& out,
+                   std::ostream& err);
 
 // Decodes the join token `args` holds (exactly one) and prints its fields, secrets redacted:
 // "text", or "json"/"yaml" objects with the fields formatVersion, endpoints, tokenID,
@@ -64,21 +57,21 @@ Status TokenInspect(const std::vector<std::string>& args, const std::string& out
 // Prints every bootstrap token Secret of kube-system: kubeadm's table (TOKEN TTL EXPIRES USAGES
 // DESCRIPTION EXTRA GROUPS) for "text", output.kubeadm.k8s.io/v1alpha3 BootstrapToken objects for
 // "json" and "yaml". Secrets that are not valid tokens are reported on `err` and skipped.
-Status TokenList(const std::string& kubeconfig, const std::string& output,
-                 const TokenCommandDeps& deps, std::ostream& out, std::ostream& err);
+Status TokenList(const std::string& kubeconfig, const std::string& output, util::Host& host,
+                 std::ostream& out, std::ostream& err);
 
 // Deletes the Secret of each token id or full token, printing `bootstrap token "<id>" deleted`.
 Status TokenDelete(const std::string& kubeconfig, const std::vector<std::string>& ids_or_tokens,
-                   const TokenCommandDeps& deps, std::ostream& out);
+                   util::Host& host, std::ostream& out);
 
 // Adds `token` and its subcommands under `root`.
-void AddTokenCommand(CLI::App& root, CommandContext& context, TokenCommandDeps deps);
+void AddTokenCommand(CLI::App& root, CommandContext& context, HostProvider host);
 
 // The subcommands `token create` (cmd/token_create.cc) and `token inspect` (cmd/token_inspect.cc)
 // under `token`; `kubeconfig` is the parent's --kubeconfig.
 void AddTokenCreateCommand(CLI::App& token, CommandContext& context,
                            std::shared_ptr<std::string> kubeconfig,
-                           std::shared_ptr<TokenCommandDeps> deps);
+                           std::shared_ptr<HostProvider> host);
 void AddTokenInspectCommand(CLI::App& token, CommandContext& context);
 
 }  // namespace kkadm::cmd

@@ -11,6 +11,7 @@
 #include "app/util/bootstrap_token_syntax.h"
 #include "app/util/crypto.h"
 #include "app/util/duration.h"
+#include "app/util/network.h"
 #include "app/util/printer.h"
 #include "app/util/rfc3339.h"
 #include "cmd/context.h"
@@ -92,30 +93,29 @@ struct Plan {
   Cluster cluster;
 };
 
-Result<std::string> JoinTokenText(const TokenCreateOptions& options, const TokenCommandDeps& deps,
+Result<std::string> JoinTokenText(const TokenCreateOptions& options, util::Host& host,
                                   const Plan& plan) {
   return phases::EncodedJoinToken(
-      deps.fs(),
-      {.kubeconfig_path = options.kubeconfig,
-       .control_plane_endpoint = plan.cluster ? plan.cluster->control_plane_endpoint : "",
-       .token = plan.token.Token(),
-       .certificate_key = plan.certificate_key});
+      host.fs, {.kubeconfig_path = options.kubeconfig,
+                .control_plane_endpoint = plan.cluster ? plan.cluster->control_plane_endpoint : "",
+                .token = plan.token.Token(),
+                .certificate_key = plan.certificate_key});
 }
 
 // What the command prints, made before anything is written.
-Result<std::string> Output(const TokenCreateOptions& options, const TokenCommandDeps& deps,
+Result<std::string> Output(const TokenCreateOptions& options, util::Host& host,
                            util::KubeClient& client, const Plan& plan) {
   if (options.print_join_command) {
-    auto join = phases::JoinCommand(deps.fs(), {.kubeconfig_path = options.kubeconfig,
-                                                .token = plan.token.Token(),
-                                                .certificate_key = plan.certificate_key,
-                                                .control_plane = !plan.certificate_key.empty(),
-                                                .skip_token_print = false,
-                                                .skip_certificate_key_print = false});
+    auto join = phases::JoinCommand(host.fs, {.kubeconfig_path = options.kubeconfig,
+                                              .token = plan.token.Token(),
+                                              .certificate_key = plan.certificate_key,
+                                              .control_plane = !plan.certificate_key.empty(),
+                                              .skip_token_print = false,
+                                              .skip_certificate_key_print = false});
     if (!join) return join.error().Wrap("failed to get join command");
     return phases::SingleLineJoinCommand(*join) + "\n";
   }
-  auto token = JoinTokenText(options, deps, plan);
+  auto token = JoinTokenText(options, host, plan);
   if (!token) return token.error().Wrap("failed to make the join token");
   if (!options.print_cloud_init) return *token + "\n";
   const auto& ttl = plan.token.ttl;
@@ -124,13 +124,12 @@ Result<std::string> Output(const TokenCreateOptions& options, const TokenCommand
        .cri_socket =
            options.cri_socket.empty() ? phases::ClusterCriSocket(client) : options.cri_socket,
        .control_plane = !plan.certificate_key.empty(),
-       .expires = ttl && ttl->count() > 0 ? util::FormatRfc3339(deps.clock->Now() + *ttl) : ""});
+       .expires = ttl && ttl->count() > 0 ? util::FormatRfc3339(host.clock.Now() + *ttl) : ""});
 }
 
 // Checks everything that can be refused and gathers what the output needs.
-Result<Plan> MakePlan(const TokenCreateOptions& options, const TokenCommandDeps& deps,
-                      util::KubeClient& client, const config::BootstrapToken& token,
-                      std::ostream& err) {
+Result<Plan> MakePlan(const TokenCreateOptions& options, util::Host& host, util::KubeClient& client,
+                      const config::BootstrapToken& token, std::ostream& err) {
   Plan plan;
   plan.token = token;
   const bool control_plane = options.control_plane || !options.certificate_key.empty();
@@ -149,7 +148,7 @@ Result<Plan> MakePlan(const TokenCreateOptions& options, const TokenCommandDeps&
     if (!cluster) return cluster.error();
     plan.cluster = *cluster;
   }
-  if (control_plane) KKADM_RETURN_IF_ERROR(phases::CheckControlPlaneJoin(deps.fs(), *plan.cluster));
+  if (control_plane) KKADM_RETURN_IF_ERROR(phases::CheckControlPlaneJoin(host.fs, *plan.cluster));
   return plan;
 }
 
@@ -177,23 +176,23 @@ void AddJoinFlags(CLI::App& create, TokenCreateOptions& opts) {
 
 }  // namespace
 
-Status TokenCreate(const TokenCreateOptions& options, const TokenCommandDeps& deps,
-                   std::ostream& out, std::ostream& err) {
-  if (!deps.client_factory) return Internal("no API client factory");
+Status TokenCreate(const TokenCreateOptions& options, util::Host& host, std::ostream& out,
+                   std::ostream& err) {
   auto token = NewToken(options);  // bad flags are refused before any I/O
   if (!token) return token.error();
-  auto client = deps.client_factory(options.kubeconfig);
+  auto client = util::KubeClientFromKubeconfigFile(host.net, host.fs, options.kubeconfig,
+                                                   {.clock = host.clock});
   if (!client) return client.error();
-  auto plan = MakePlan(options, deps, **client, *token, err);
+  auto plan = MakePlan(options, host, **client, *token, err);
   if (!plan) return plan.error();
-  auto output = Output(options, deps, **client, *plan);
+  auto output = Output(options, host, **client, *plan);
   if (!output) return output.error();
   KKADM_RETURN_IF_ERROR(
-      phases::UpdateOrCreateTokens(**client, true, {plan->token}, deps.clock->Now()));
+      phases::UpdateOrCreateTokens(**client, true, {plan->token}, host.clock.Now()));
   if (!plan->certificate_key.empty()) {
     util::Printer progress(err);
-    KKADM_RETURN_IF_ERROR(phases::UploadCerts(**client, deps.fs(), progress, *plan->cluster,
-                                              plan->certificate_key, deps.clock->Now())
+    KKADM_RETURN_IF_ERROR(phases::UploadCerts(**client, host.fs, progress, *plan->cluster,
+                                              plan->certificate_key, host.clock.Now())
                               .Wrap("error uploading certs"));
   }
   out << *output;
@@ -202,7 +201,7 @@ Status TokenCreate(const TokenCreateOptions& options, const TokenCommandDeps& de
 
 void AddTokenCreateCommand(CLI::App& token, CommandContext& context,
                            std::shared_ptr<std::string> kubeconfig,
-                           std::shared_ptr<TokenCommandDeps> deps) {
+                           std::shared_ptr<HostProvider> host) {
   auto opts = std::make_shared<TokenCreateOptions>();
   auto* create = token.add_subcommand("create", "Create bootstrap tokens on the server");
   create->fallthrough();  // --kubeconfig belongs to `token` but may follow the subcommand
@@ -223,9 +222,10 @@ void AddTokenCreateCommand(CLI::App& token, CommandContext& context,
   create->add_option("--description", opts->description,
                      "A human friendly description of how this token is used");
   AddJoinFlags(*create, *opts);
-  create->callback([&context, opts, kubeconfig, deps] {
+  create->callback([&context, opts, kubeconfig, host] {
     opts->kubeconfig = *kubeconfig;
-    context.status = TokenCreate(*opts, *deps, context.out, context.err);
+    Result<util::Host*> node = (*host)();
+    context.status = node ? TokenCreate(*opts, **node, context.out, context.err) : node.error();
   });
 }
 

@@ -83,7 +83,7 @@ TEST_F(TokenCreateTest, PrintsAJoinTokenForTheNewToken) {
   EXPECT_EQ(token.bootstrap_token, kToken);
   EXPECT_EQ(token.ca_cert_hashes, Pins());
   EXPECT_EQ(token.certificate_key, "");
-  EXPECT_EQ(kubeconfigs_, std::vector<std::string>{"/etc/kubernetes/admin.conf"});
+  EXPECT_EQ(servers_, std::vector<std::string>{"https://192.0.2.10:6443"});  // admin.conf's
   auto secret = phases::BootstrapTokenFromSecret(Secret("abcdef"));
   ASSERT_TRUE(secret.has_value());
   EXPECT_THAT(secret->usages, ::testing::UnorderedElementsAre("signing", "authentication"));
@@ -122,7 +122,7 @@ TEST_F(TokenCreateTest, FlagsAreCheckedBeforeAnyCall) {
   EXPECT_EQ(Run({"token", "create", "not-a-token"}), 1);
   EXPECT_EQ(Run({"token", "create", "--ttl", "1d"}), 1);
   EXPECT_EQ(status_.code(), StatusCode::kInvalidArgument);
-  EXPECT_TRUE(kubeconfigs_.empty());
+  EXPECT_TRUE(servers_.empty());
   EXPECT_EQ(Run({"token", "create", "--print-cloud-init", "--print-join-command"}), 3);
 }
 

@@ -33,7 +33,7 @@ class TokenInspectTest : public testing::TokenCommandTest {
       EXPECT_THAT(out, Not(HasSubstr("0123456789abcdef")));
       EXPECT_THAT(out, Not(HasSubstr("kk1.AQ")));  // no token (every one here starts so)
     }
-    EXPECT_TRUE(kubeconfigs_.empty());
+    EXPECT_TRUE(servers_.empty());
   }
 };
 

@@ -16,6 +16,7 @@
 #include "app/util/kube_apply.h"
 #include "app/workflow/phase.h"
 #include "tests/fakes/fake_clock.h"
+#include "tests/fakes/fake_cluster_access.h"
 #include "tests/fakes/fake_host.h"
 #include "tests/fakes/fake_kube_client.h"
 #include "tests/fakes/fake_machine.h"
@@ -45,7 +46,8 @@ class ClusterPhasesTest : public ::testing::Test {
     data_.cfg.node_registration.cri_socket = "unix:///var/run/containerd/containerd.sock";
     data_.host = &host_;
     data_.out = &printer_;
-    data_.client = [this]() -> Result<util::KubeClient*> { return &client_; };
+    access_.admin = &client_;
+    data_.access = &access_;
     data_.waiter = &waiter_;
   }
 
@@ -100,6 +102,7 @@ class ClusterPhasesTest : public ::testing::Test {
   std::ostringstream out_;
   util::Printer printer_{out_};
   FakeKubeClient client_;
+  FakeInitClusterAccess access_;  // admin.conf's client is client_
   phases::RealWaiter waiter_{clock_, printer_};
   phases::InitData data_;
 };

@@ -93,10 +93,10 @@ Result<LearnerAdded> FromList(util::EtcdClient& client, const std::string& name,
                       InitialCluster(*members, existing->id, name)};
 }
 
-Result<util::EtcdClient*> EtcdClientOf(util::Host& host, const AdminClient& admin_client,
+Result<util::EtcdClient*> EtcdClientOf(util::Host& host, ClusterAccess& cluster,
                                        const config::InitConfiguration& cfg,
                                        std::unique_ptr<util::EtcdClient>& slot) {
-  auto client = admin_client();
+  auto client = cluster.AdminClient();
   if (!client) return client.error().Wrap("couldn't create Kubernetes client");
   auto endpoints = EtcdEndpointsFromCluster(**client);
   if (!endpoints) return endpoints.error();
@@ -195,7 +195,7 @@ Status JoinLocalEtcd(util::Host& host, util::Printer& out, const LocalEtcdJoin& 
 
 Status RealEtcdJoiner::CheckHealth(const config::InitConfiguration& cfg) {
   std::unique_ptr<util::EtcdClient> etcd;
-  auto client = EtcdClientOf(host_, admin_client_, cfg, etcd);
+  auto client = EtcdClientOf(host_, cluster_, cfg, etcd);
   if (!client) return client.error();
   auto members = (*client)->MemberList();
   if (!members) return members.error().Wrap("etcd cluster is not healthy");
@@ -211,7 +211,7 @@ Status RealEtcdJoiner::CheckHealth(const config::InitConfiguration& cfg) {
 Result<LearnerAdded> RealEtcdJoiner::AddMember(const config::InitConfiguration& cfg,
                                                const std::string& name,
                                                const std::string& peer_url) {
-  auto client = EtcdClientOf(host_, admin_client_, cfg, client_);
+  auto client = EtcdClientOf(host_, cluster_, cfg, client_);
   if (!client) return client.error();
   auto added = AddLearner(**client, name, peer_url);
   if (!added) return added.error().Wrap("error adding the etcd member " + peer_url);
@@ -222,7 +222,7 @@ Result<LearnerAdded> RealEtcdJoiner::AddMember(const config::InitConfiguration& 
 Status RealEtcdJoiner::PromoteAndWait(const config::InitConfiguration& cfg,
                                       const LearnerAdded& added, const std::string& peer_url) {
   if (client_ == nullptr) {
-    auto client = EtcdClientOf(host_, admin_client_, cfg, client_);
+    auto client = EtcdClientOf(host_, cluster_, cfg, client_);
     if (!client) return client.error();
   }
   if (added.is_learner) {

@@ -5,12 +5,12 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/config/types.h"
+#include "app/phases/cluster_access.h"
 #include "app/phases/etcd/etcd_manifest.h"
 #include "app/util/etcd_client.h"
 #include "app/util/host.h"
@@ -68,13 +68,11 @@ class EtcdJoiner {
                                 const std::string& peer_url) = 0;
 };
 
-// admin.conf's API client, built when first needed (the cluster publishes etcd's endpoints).
-using AdminClient = std::function<Result<util::KubeClient*>()>;
-
 class RealEtcdJoiner final : public EtcdJoiner {
  public:
-  RealEtcdJoiner(util::Host& host, util::Printer& out, AdminClient admin_client)
-      : host_(host), out_(out), admin_client_(std::move(admin_client)) {}
+  // `cluster` publishes etcd's endpoints; its admin client is made when first needed.
+  RealEtcdJoiner(util::Host& host, util::Printer& out, ClusterAccess& cluster)
+      : host_(host), out_(out), cluster_(cluster) {}
   Status CheckHealth(const config::InitConfiguration& cfg) override;
   Result<LearnerAdded> AddMember(const config::InitConfiguration& cfg, const std::string& name,
                                  const std::string& peer_url) override;
@@ -84,7 +82,7 @@ class RealEtcdJoiner final : public EtcdJoiner {
  private:
   util::Host& host_;
   util::Printer& out_;
-  AdminClient admin_client_;
+  ClusterAccess& cluster_;
   std::unique_ptr<util::EtcdClient> client_;  // the one AddMember used, kept for the promotion
 };
 

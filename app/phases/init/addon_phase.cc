@@ -15,7 +15,7 @@ Status Install(InitData& data, const Result<std::vector<nlohmann::json>>& object
     PrintObjects(data.printer(), *objects);
     return Status::Ok();
   }
-  auto client = data.client();
+  auto client = data.access->AdminClient();
   if (!client) return client.error();
   KKADM_RETURN_IF_ERROR(ApplyAddonObjects(**client, *objects));
   data.printer().Line("addons", "Applied essential addon: " + addon);

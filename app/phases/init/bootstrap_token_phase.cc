@@ -35,7 +35,7 @@ void PrintTokens(InitData& data) {
 
 Status RunBootstrapToken(InitData& data) {
   KKADM_RETURN_IF_ERROR(FillEmptyTokens(data.cfg.bootstrap_tokens));
-  auto client = data.client();
+  auto client = data.access->AdminClient();
   if (!client) return client.error();
   PrintTokens(data);
   data.printer().Line("bootstrap-token",

@@ -6,12 +6,19 @@
 #include <string>
 
 #include "app/config/types.h"
+#include "app/phases/cluster_access.h"
 #include "app/phases/node_context.h"
-#include "app/util/kube_client.h"
 
 namespace kkadm::phases {
 
 class Waiter;
+
+class InitClusterAccess : public ClusterAccess {
+ public:
+  // A client with super-admin.conf (system:masters): only for creating the kubeadm:cluster-admins
+  // binding that admin.conf needs, as kubeadm does while admin.conf is still Forbidden.
+  virtual Result<util::KubeClient*> SuperAdminClient() = 0;
+};
 
 struct InitData : NodeContext {
   config::InitConfiguration cfg;
@@ -24,12 +31,9 @@ struct InitData : NodeContext {
   // True when ca.crt exists without ca.key: kubeadm's external-CA mode. Set by MakeInitData.
   bool external_ca = false;
 
-  // The API client, built lazily by the command on first call (from admin.conf, or a dry-run
-  // client); phases after kubelet-start call data.client(). The pointer stays owned by the command.
-  std::function<Result<util::KubeClient*>()> client;
-  // A client with super-admin.conf (system:masters): only for creating the kubeadm:cluster-admins
-  // binding that admin.conf needs, as kubeadm does when admin.conf is still Forbidden.
-  std::function<Result<util::KubeClient*>()> super_admin_client;
+  // The API clients, made on first use: phases from wait-control-plane on reach the cluster
+  // through it. Set by the command, owned by it.
+  InitClusterAccess* access = nullptr;
   // What wait-control-plane waits with: a RealWaiter, or the dry run's (set by the command).
   Waiter* waiter = nullptr;
   // The ClusterConfiguration as kubeadm's v1beta4 YAML, for the kubeadm-config ConfigMap.

@@ -16,7 +16,7 @@ workflow::Phase NewMarkControlPlanePhase(InitData& data) {
       "  # Applies control-plane label and taint to a specific node\n"
       "  kkadm init phase mark-control-plane --node-name myNode";
   phase.run = [&data]() -> Status {
-    auto client = data.client();
+    auto client = data.access->AdminClient();
     if (!client) return client.error();
     const auto& node = data.cfg.node_registration;
     return MarkControlPlane(**client, data.host->clock, data.printer(), node.name,

@@ -12,7 +12,7 @@ Status RunUploadCerts(InitData& data) {
     data.printer().Line("upload-certs", "Skipping phase. Please see --upload-certs");
     return Status::Ok();
   }
-  auto client = data.client();
+  auto client = data.access->AdminClient();
   if (!client) return client.error();
   if (data.certificate_key.empty()) data.certificate_key = data.cfg.certificate_key;
   if (data.certificate_key.empty()) {

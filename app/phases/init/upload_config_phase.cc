@@ -9,7 +9,7 @@ namespace kkadm::phases {
 namespace {
 
 Status RunKubeadm(InitData& data) {
-  auto client = data.client();
+  auto client = data.access->AdminClient();
   if (!client) return client.error();
   if (!data.cluster_config_yaml) return Internal("no ClusterConfiguration encoder was wired");
   return UploadKubeadmConfig(**client, data.printer(), data.cluster_config_yaml())
@@ -17,7 +17,7 @@ Status RunKubeadm(InitData& data) {
 }
 
 Status RunKubelet(InitData& data) {
-  auto client = data.client();
+  auto client = data.access->AdminClient();
   if (!client) return client.error();
   auto doc = BuildKubeletConfiguration(
       {.cluster = data.cfg.cluster,

@@ -12,8 +12,8 @@ namespace {
 // missing admin.conf is Forbidden and kubeadm creates it with super-admin.conf.
 Status BindClusterAdmins(InitData& data, util::KubeClient& admin) {
   Status s = EnsureAdminClusterRoleBinding(admin);
-  if (s.code() != StatusCode::kPermissionDenied || !data.super_admin_client) return s;
-  auto super_admin = data.super_admin_client();
+  if (s.code() != StatusCode::kPermissionDenied) return s;
+  auto super_admin = data.access->SuperAdminClient();
   if (!super_admin) return super_admin.error();
   return EnsureAdminClusterRoleBinding(**super_admin);
 }
@@ -26,9 +26,9 @@ Status RunWaitControlPlane(InitData& data) {
       .kubelet_timeout = t.kubelet_health_check,
       .api_timeout = t.control_plane_component_health_check,
       .http_get = [&data](const std::string& url) { return util::GetOk(data.host->net, url); },
-      .client = data.client};
+      .client = [&data] { return data.access->AdminClient(); }};
   KKADM_RETURN_IF_ERROR(data.waiter->WaitForControlPlane(in));
-  auto client = data.client();
+  auto client = data.access->AdminClient();
   if (!client) return client.error();
   return data.waiter
       ->WaitForAdminAccess(t.kubernetes_api_call, [&] { return BindClusterAdmins(data, **client); })

@@ -7,7 +7,7 @@ namespace kkadm::phases {
 
 Status RunCheckEtcd(JoinData& data) {
   if (!data.control_plane()) return Status::Ok();
-  auto cluster = data.cluster();
+  auto cluster = data.access->Discovered();
   if (!cluster) return cluster.error();
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
   if (!cfg.cluster.etcd.local) return Status::Ok();

@@ -8,7 +8,7 @@ namespace kkadm::phases {
 
 Status RunJoinEtcd(JoinData& data) {
   if (!data.control_plane()) return Status::Ok();
-  auto cluster = data.cluster();
+  auto cluster = data.access->Discovered();
   if (!cluster) return cluster.error();
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
   if (!cfg.cluster.etcd.local) {
@@ -23,7 +23,7 @@ Status RunJoinEtcd(JoinData& data) {
 
 Status RunJoinMarkControlPlane(JoinData& data) {
   if (!data.control_plane()) return Status::Ok();
-  auto client = data.client();
+  auto client = data.access->AdminClient();
   if (!client) return client.error().Wrap("couldn't create Kubernetes client");
   const auto& node = data.cfg.node_registration;
   return MarkControlPlane(**client, data.host->clock, data.printer(), node.name,

@@ -39,7 +39,7 @@ Status CheckControlPlanePodPatches(const util::patches::Patcher& patches,
 
 Status CheckControlPlaneJoinPatches(JoinData& data) {
   if (!data.control_plane()) return Status::Ok();
-  auto cluster = data.cluster();
+  auto cluster = data.access->Discovered();
   if (!cluster) return cluster.error();
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
   const StaticPodInput input =
@@ -58,9 +58,9 @@ Status RunDownloadCerts(JoinData& data) {
     spdlog::info("[download-certs] Skipping certs download");
     return Status::Ok();
   }
-  auto cluster = data.cluster();
+  auto cluster = data.access->Discovered();
   if (!cluster) return cluster.error();
-  auto client = data.bootstrap_client();
+  auto client = data.access->BootstrapClient();
   if (!client) return client.error().Wrap("unable to access the cluster");
   return DownloadCerts(**client, data.fs(), data.printer(), (*cluster)->init_cfg.cluster,
                        data.certificate_key())
@@ -69,7 +69,7 @@ Status RunDownloadCerts(JoinData& data) {
 
 Status RunPrepareCerts(JoinData& data) {
   if (!data.control_plane()) return Status::Ok();
-  auto cluster = data.cluster();
+  auto cluster = data.access->Discovered();
   if (!cluster) return cluster.error();
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
   data.printer().Line(
@@ -82,7 +82,7 @@ Status RunPrepareCerts(JoinData& data) {
 
 Status RunPrepareKubeconfigs(JoinData& data) {
   if (!data.control_plane()) return Status::Ok();
-  auto cluster = data.cluster();
+  auto cluster = data.access->Discovered();
   if (!cluster) return cluster.error();
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
   data.printer().Line("kubeconfig", "Generating kubeconfig files");
@@ -103,7 +103,7 @@ Status RunPrepareKubeconfigs(JoinData& data) {
 
 Status RunPrepareControlPlane(JoinData& data) {
   if (!data.control_plane()) return Status::Ok();
-  auto cluster = data.cluster();
+  auto cluster = data.access->Discovered();
   if (!cluster) return cluster.error();
   const config::InitConfiguration& cfg = (*cluster)->init_cfg;
   data.printer().Line("control-plane",

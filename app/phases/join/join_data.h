@@ -2,21 +2,31 @@
 // (cmd/join.cc) after flags are parsed; from then on it is trusted and no phase re-validates it.
 #pragma once
 
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/config/types.h"
+#include "app/phases/cluster_access.h"
 #include "app/phases/discovery/join_cluster.h"
 #include "app/phases/node_context.h"
-#include "app/util/kube_client.h"
 
 namespace kkadm::phases {
 
 class EtcdJoiner;
 class KubeletBootstrapWaiter;
 class Waiter;
+
+class JoinClusterAccess : public ClusterAccess {
+ public:
+  // Discovery and the cluster's configuration: done on the first call (normally by preflight).
+  virtual Result<JoinCluster*> Discovered() = 0;
+  // A client with the TLS bootstrap identity of Discovered().
+  virtual Result<util::KubeClient*> BootstrapClient() = 0;
+  // admin.conf's identity against this node's own API server (advertise address and bind port):
+  // what wait-control-plane polls. A new client each call.
+  virtual Result<std::unique_ptr<util::KubeClient>> LocalApiClient() = 0;
+};
 
 struct JoinData : NodeContext {
   config::JoinConfiguration cfg;
@@ -25,16 +35,9 @@ struct JoinData : NodeContext {
   // endpoints of a join token.
   std::vector<std::string> discovery_endpoints;
 
-  // Discovery and the cluster's configuration, done on the first call (normally by preflight) and
-  // kept; a failure is returned again on later calls. Set by the command.
-  std::function<Result<JoinCluster*>()> cluster;
-  // A client with the TLS bootstrap identity of cluster(), built on first use.
-  std::function<Result<util::KubeClient*>()> bootstrap_client;
-  // A client with admin.conf (written by control-plane-prepare), or the dry-run client.
-  std::function<Result<util::KubeClient*>()> client;
-  // admin.conf's identity against this node's own API server (advertise address and bind port):
-  // what wait-control-plane polls.
-  std::function<Result<std::unique_ptr<util::KubeClient>>()> local_api_client;
+  // The discovered cluster and its API clients, each made on first use (admin.conf's once
+  // control-plane-prepare wrote it). Set by the command, owned by it.
+  JoinClusterAccess* access = nullptr;
   // What the phases wait for and how they change etcd: real ones, or the dry run's (set by the
   // command, owned by it).
   Waiter* waiter = nullptr;

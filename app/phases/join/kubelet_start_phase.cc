@@ -35,7 +35,7 @@ KubeletBootstrap JoinKubeletBootstrap(const JoinData& data, const JoinCluster& c
 }
 
 Status RunJoinKubeletStart(JoinData& data) {
-  auto cluster = data.cluster();
+  auto cluster = data.access->Discovered();
   if (!cluster) return cluster.error();
   return BootstrapKubelet(*data.host, data.printer(), JoinKubeletStartInput(data, **cluster),
                           JoinKubeletBootstrap(data, **cluster), *data.kubelet_bootstrap);

@@ -16,8 +16,9 @@ workflow::Phase NewJoinKubeletStartPhase(JoinData& data);
 // node's registration (workers with their taints), the command's patches.
 KubeletStartInput JoinKubeletStartInput(const JoinData& data, const JoinCluster& cluster);
 
-// The discovered cluster (data.cluster()), then BootstrapKubelet with data.kubelet_bootstrap. In a
-// dry run the files go to the dry-run directory and the dry-run seams say what they would do.
+// The discovered cluster (data.access->Discovered()), then BootstrapKubelet with
+// data.kubelet_bootstrap. In a dry run the files go to the dry-run directory and the dry-run seams
+// say what they would do.
 Status RunJoinKubeletStart(JoinData& data);
 
 }  // namespace kkadm::phases

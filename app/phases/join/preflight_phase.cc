@@ -99,10 +99,10 @@ Status RunJoinPreflight(JoinData& data) {
   KKADM_RETURN_IF_ERROR(RunChecksOf(data, root));
   const JoinLeftovers leftovers = FindJoinLeftovers(data.fs(), FilePaths(data));
   KKADM_RETURN_IF_ERROR(RunNodeChecks(data, leftovers));
-  auto cluster = data.cluster();
+  auto cluster = data.access->Discovered();
   if (!cluster) return cluster.error();
   KKADM_RETURN_IF_ERROR(CheckLeftoversBelongToCluster(leftovers, (*cluster)->ca_pem));
-  auto client = data.bootstrap_client();
+  auto client = data.access->BootstrapClient();
   if (!client) return client.error();
   const std::string& name = data.cfg.node_registration.name;
   const bool is_this_node =

@@ -10,8 +10,8 @@ namespace kkadm::phases {
 workflow::Phase NewJoinWaitControlPlanePhase(JoinData& data);
 
 // wait-control-plane: data.waiter waits until this node's API server answers /livez
-// (data.local_api_client), for at most timeouts.controlPlaneComponentHealthCheck, with init's
-// [api-check] lines. No-op for a worker.
+// (data.access->LocalApiClient()), for at most timeouts.controlPlaneComponentHealthCheck, with
+// init's [api-check] lines. No-op for a worker.
 Status RunJoinWaitControlPlane(JoinData& data);
 
 }  // namespace kkadm::phases

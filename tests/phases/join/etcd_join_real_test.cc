@@ -137,7 +137,7 @@ class EtcdJoinRealTest : public kkadm::testing::JoinPhasesTest {
   kkadm::testing::TempDir first_root_;
   util::RealFileSystem first_fs_{first_root_.path()};
   util::Host real_host_{host_seams_.Over(fs_, init_, util::RealClock(), machine_)};
-  phases::RealEtcdJoiner real_etcd_joiner_{real_host_, printer_, [this] { return data_.client(); }};
+  phases::RealEtcdJoiner real_etcd_joiner_{real_host_, printer_, access_};
 };
 
 TEST_F(EtcdJoinRealTest, LearnerJoinsWithKkadmsManifestAndIsPromoted) {

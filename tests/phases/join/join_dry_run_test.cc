@@ -29,7 +29,7 @@ class JoinDryRunTest : public kkadm::testing::JoinPhasesTest {
     MakeControlPlane();
     data_.dry_run = true;
     data_.host = &dry_host_;
-    data_.client = [this]() -> Result<util::KubeClient*> { return &dry_api_; };
+    access_.admin = &dry_api_;
     data_.waiter = &dry_waiter_;
     data_.kubelet_bootstrap = &dry_kubelet_bootstrap_;
     data_.etcd = &dry_etcd_;

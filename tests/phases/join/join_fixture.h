@@ -21,37 +21,17 @@
 #include "app/util/file_system_real.h"
 #include "app/util/kube_helpers.h"
 #include "tests/fakes/fake_clock.h"
+#include "tests/fakes/fake_cluster_access.h"
 #include "tests/fakes/fake_host.h"
 #include "tests/fakes/fake_http_client.h"
 #include "tests/fakes/fake_init_system.h"
 #include "tests/fakes/fake_kube_client.h"
 #include "tests/fakes/fake_machine.h"
+#include "tests/fakes/forwarding_kube_client.h"
 #include "tests/fakes/temp_dir.h"
 #include "tests/phases/discovery/cluster_fixture.h"
 
 namespace kkadm::testing {
-
-// Forwards every call to a client the test keeps (for factories that hand out unique_ptrs).
-class ForwardingKubeClient final : public util::KubeClient {
- public:
-  explicit ForwardingKubeClient(util::KubeClient& target) : target_(target) {}
-  Result<nlohmann::json> Get(const std::string& p) override { return target_.Get(p); }
-  Result<nlohmann::json> Create(const std::string& c, const nlohmann::json& o) override {
-    return target_.Create(c, o);
-  }
-  Result<nlohmann::json> Update(const std::string& p, const nlohmann::json& o) override {
-    return target_.Update(p, o);
-  }
-  Result<nlohmann::json> Patch(const std::string& p, util::PatchType t,
-                               const nlohmann::json& o) override {
-    return target_.Patch(p, t, o);
-  }
-  Status Delete(const std::string& p) override { return target_.Delete(p); }
-  Result<std::string> GetRaw(const std::string& p) override { return target_.GetRaw(p); }
-
- private:
-  util::KubeClient& target_;
-};
 
 inline nlohmann::json ReadyNode(const std::string& name, bool ready) {
   return {
@@ -77,12 +57,11 @@ class JoinPhasesTest : public ::testing::Test {
     data_.out = &printer_;
     data_.discovery_endpoints = {"10.0.0.1:6443"};
     BuildCluster();
-    data_.cluster = [this]() -> Result<phases::JoinCluster*> { return &cluster_; };
-    data_.bootstrap_client = [this]() -> Result<util::KubeClient*> { return &bootstrap_api_; };
-    data_.client = [this]() -> Result<util::KubeClient*> { return &admin_api_; };
-    data_.local_api_client = [this]() -> Result<std::unique_ptr<util::KubeClient>> {
-      return std::unique_ptr<util::KubeClient>(std::make_unique<ForwardingKubeClient>(admin_api_));
-    };
+    access_.cluster = &cluster_;
+    access_.bootstrap = &bootstrap_api_;
+    access_.admin = &admin_api_;
+    access_.local_api = &admin_api_;
+    data_.access = &access_;
     // A client from a kubeconfig on the node is the kubelet's own identity (kubelet.conf).
     network().kube = [this](const util::KubeClientConfig&) -> std::unique_ptr<util::KubeClient> {
       return std::make_unique<ForwardingKubeClient>(node_api_);
@@ -151,13 +130,14 @@ class JoinPhasesTest : public ::testing::Test {
   FakeKubeClient bootstrap_api_;  // what the bootstrap token may read
   FakeKubeClient admin_api_;      // admin.conf's view of the cluster
   FakeKubeClient node_api_;       // the kubelet's own identity, once bootstrapped
+  FakeJoinClusterAccess access_;  // the cluster above and the clients of admin.conf and bootstrap
   FakeHttpServer etcd_;           // etcd's JSON gateway
   std::vector<util::EtcdClientConfig> etcd_configs_;
   bool kubelet_healthy_ = true;
   std::vector<std::string> healthz_urls_;
   phases::RealWaiter waiter_{clock_, printer_};
   phases::RealKubeletBootstrapWaiter kubelet_bootstrap_{host_, printer_};
-  phases::RealEtcdJoiner etcd_joiner_{host_, printer_, [this] { return data_.client(); }};
+  phases::RealEtcdJoiner etcd_joiner_{host_, printer_, access_};
 };
 
 }  // namespace kkadm::testing

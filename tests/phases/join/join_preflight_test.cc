@@ -15,12 +15,6 @@ using ::testing::Not;
 
 class JoinPreflightTest : public kkadm::testing::JoinPhasesTest {
  protected:
-  JoinPreflightTest() {
-    data_.cluster = [this]() -> Result<JoinCluster*> {
-      ++discoveries_;
-      return &cluster_;
-    };
-  }
   std::vector<std::string> Names() const {
     std::vector<std::string> names;
     for (const auto& check : JoinNodeChecks(data_)) names.push_back(check->Name());
@@ -31,7 +25,6 @@ class JoinPreflightTest : public kkadm::testing::JoinPhasesTest {
     return util::EncodeKubeconfig(util::NewKubeconfigWithClientCert(
         fixture_.server, "kubernetes", cn, ca, "KEY", kkadm::testing::MakeCaPem(cn)));
   }
-  int discoveries_ = 0;
 };
 
 TEST_F(JoinPreflightTest, WorkerCheckListIsKubeadms) {
@@ -50,7 +43,7 @@ TEST_F(JoinPreflightTest, WorkerCheckListIsKubeadms) {
 
 TEST_F(JoinPreflightTest, WorkerPassesThenDiscoversAndChecksTheNode) {
   ASSERT_TRUE(RunJoinPreflight(data_).ok()) << out_.str();
-  EXPECT_EQ(discoveries_, 1);
+  EXPECT_EQ(access_.discoveries, 1);
   EXPECT_THAT(out_.str(), HasSubstr("[preflight] Running pre-flight checks\n"));
   ASSERT_FALSE(bootstrap_api_.calls().empty());
   EXPECT_EQ(bootstrap_api_.calls().back().path, "/api/v1/nodes/worker-1");
@@ -74,7 +67,7 @@ TEST_F(JoinPreflightTest, FailedCheckStopsBeforeDiscovery) {
   Status s = RunJoinPreflight(data_);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_TRUE(data_.preflight_checks_failed);
-  EXPECT_EQ(discoveries_, 0);
+  EXPECT_EQ(access_.discoveries, 0);
   EXPECT_TRUE(bootstrap_api_.calls().empty());
 }
 
@@ -83,7 +76,7 @@ TEST_F(JoinPreflightTest, ExistingCaOfAnotherSourceFailsItsCheck) {
   Status s = RunJoinPreflight(data_);
   EXPECT_TRUE(data_.preflight_checks_failed);
   EXPECT_THAT(out_.str(), HasSubstr("[ERROR FileAvailable--etc-kubernetes-pki-ca.crt]"));
-  EXPECT_EQ(discoveries_, 0);
+  EXPECT_EQ(access_.discoveries, 0);
 }
 
 TEST_F(JoinPreflightTest, UnfinishedJoinOfThisNodeIsResumed) {
@@ -119,7 +112,7 @@ TEST_F(JoinPreflightTest, FilesOfAnotherClusterAreRefusedAfterDiscovery) {
       s.message(),
       HasSubstr("this node holds files of another cluster (/etc/kubernetes/pki/ca.crt trust"));
   EXPECT_THAT(s.message(), HasSubstr("kkadm reset"));
-  EXPECT_EQ(discoveries_, 1);
+  EXPECT_EQ(access_.discoveries, 1);
 }
 
 TEST_F(JoinPreflightTest, ControlPlaneNeedsAControlPlaneEndpoint) {
