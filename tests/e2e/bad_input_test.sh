@@ -153,10 +153,13 @@ case_ flag-unknown-preflight 'no-such-check' "" --ignore-preflight-errors=no-suc
 case_ flag-config-mixed "can not mix '--config' with arguments|service-cidr" "$V4
 kind: ClusterConfiguration" --service-cidr 10.96.0.0/12
 
-# A bad --rootfs is refused before anything happens.
-rc=0; "$KKADM" init --rootfs "$WORK/no-such-root" >"$WORK/out" 2>"$WORK/err" || rc=$?
-check "bad --rootfs exits non-zero" [ "$rc" -ne 0 ]
-assert_contains "bad --rootfs" "$(cat "$WORK/err")" "$WORK/no-such-root"
+# A bad --rootfs is refused before anything happens, by every command that reads the node.
+for cmd in init "token list"; do
+  rc=0; "$KKADM" --rootfs "$WORK/no-such-root" $cmd >"$WORK/out" 2>"$WORK/err" || rc=$?
+  check "$cmd: bad --rootfs exits 3" [ "$rc" -eq 3 ]
+  assert_contains "$cmd: bad --rootfs" "$(cat "$WORK/err")" \
+    "invalid --rootfs \"$WORK/no-such-root\": not an existing directory"
+done
 
 # kkadm reset: bad flags and ResetConfiguration files are refused before anything is touched. The
 # init system points at nothing, so even a reset that wrongly went ahead could not stop a service.
