@@ -6,6 +6,8 @@
 # - /var/lib/kubelet/config.yaml does not indent sequences under their key;
 # - multi-line strings in printed objects are literal blocks, as in kubeadm's kube-proxy
 #   ConfigMap (data.config.conf: |-).
+# Also a copy outside YAML settled the same way: kube-proxy's kubeconfig server comes from the rule
+# of admin.conf's (kubeadm's GetControlPlaneEndpoint), so an IPv6 address is written canonically.
 source "$(dirname "$0")/lib/common.sh"
 
 V4='apiVersion: kubeadm.k8s.io/v1beta4'
@@ -59,5 +61,14 @@ rc=0
 assert_eq "init phase addon kube-proxy --print-manifest exit code ($(cat "$WORK/proxy.err"))" 0 "$rc"
 assert_contains "the printed kube-proxy ConfigMap holds config.conf as a literal block" \
   "$(cat "$WORK/proxy.out")" $'\ndata:\n  config.conf: |-\n    apiVersion: kubeproxy.config.k8s.io/v1alpha1\n'
+
+# kube-proxy's kubeconfig names admin.conf's server: the advertise address in canonical form.
+rc=0
+"$KKADM" init phase addon kube-proxy --print-manifest --rootfs "$ROOT" \
+  --apiserver-advertise-address fd00:0:0::10 --kubernetes-version v1.32.0 \
+  >"$WORK/proxy6.out" 2>"$WORK/proxy6.err" || rc=$?
+assert_eq "addon kube-proxy with an IPv6 address exit code ($(cat "$WORK/proxy6.err"))" 0 "$rc"
+assert_contains "kube-proxy's server is the canonical IPv6 address" "$(cat "$WORK/proxy6.out")" \
+  "server: https://[fd00::10]:6443"
 
 finish

@@ -2,9 +2,11 @@
 #include "app/phases/addons/addon_objects.h"
 
 #include "app/config/images.h"
+#include "app/phases/kubeconfig/kubeconfig_files.h"
 #include "app/phases/kubelet/kubelet_config.h"
 #include "app/util/embedded_manifests.h"
 #include "app/util/kube_apply.h"
+#include "app/util/net_rules.h"
 #include "app/util/yaml/yaml.h"
 
 namespace kkadm::phases {
@@ -35,8 +37,6 @@ void Overlay(json& base, const json& user) {
     }
   }
 }
-
-bool IsIPv6(const std::string& address) { return address.find(':') != std::string::npos; }
 
 std::string WithoutFinalNewline(std::string text) {
   if (!text.empty() && text.back() == '\n') text.pop_back();
@@ -126,29 +126,11 @@ Status CheckCoreDnsPatches(const config::ClusterConfiguration& cluster,
   return applies.ok() ? applies : DeploymentPatchFailed(std::move(applies));
 }
 
-std::string ControlPlaneUrl(const config::ClusterConfiguration& cluster,
-                            const config::APIEndpoint& local_endpoint) {
-  const std::string port = std::to_string(local_endpoint.bind_port);
-  const std::string& cpe = cluster.control_plane_endpoint;
-  if (cpe.empty()) {
-    const std::string& a = local_endpoint.advertise_address;
-    return "https://" + (IsIPv6(a) ? "[" + a + "]" : a) + ":" + port;
-  }
-  // "host", "host:port", "[v6]", "[v6]:port" or a bare IPv6 address.
-  if (cpe.front() == '[') {
-    const size_t close = cpe.find(']');
-    return "https://" + cpe.substr(0, close + 1) +
-           (close + 1 < cpe.size() ? cpe.substr(close + 1) : ":" + port);
-  }
-  if (IsIPv6(cpe) && cpe.find(':') != cpe.rfind(':')) return "https://[" + cpe + "]:" + port;
-  return "https://" + cpe + (cpe.find(':') == std::string::npos ? ":" + port : "");
-}
-
 Result<json> KubeProxyConfiguration(const config::ClusterConfiguration& cluster,
                                     const config::APIEndpoint& local_endpoint, const json& user) {
   auto doc = One("kube-proxy/config.yaml");
   if (!doc) return doc.error();
-  if (IsIPv6(local_endpoint.advertise_address)) (*doc)["bindAddress"] = "::";
+  if (util::IsIpv6Address(local_endpoint.advertise_address)) (*doc)["bindAddress"] = "::";
   (*doc)["clusterCIDR"] = cluster.networking.pod_subnet;
   if (user.is_null()) return doc;
   if (!user.is_object()) return InvalidArgument("the KubeProxyConfiguration is not an object");
@@ -169,11 +151,13 @@ Result<std::vector<json>> KubeProxyObjects(const config::ClusterConfiguration& c
   auto kubeconfig = One("kube-proxy/kubeconfig.yaml");
   auto daemon_set = One("kube-proxy/daemonset.yaml");
   auto proxy_config = KubeProxyConfiguration(cluster, local_endpoint, user_config);
+  auto server =
+      phases::kubeconfig::ControlPlaneEndpoint(cluster.control_plane_endpoint, local_endpoint);
   for (const Status& s : {rbac.status(), config_map.status(), kubeconfig.status(),
-                          daemon_set.status(), proxy_config.status()}) {
+                          daemon_set.status(), proxy_config.status(), server.status()}) {
     KKADM_RETURN_IF_ERROR(s);
   }
-  (*kubeconfig)["clusters"][0]["cluster"]["server"] = ControlPlaneUrl(cluster, local_endpoint);
+  (*kubeconfig)["clusters"][0]["cluster"]["server"] = *server;
   (*config_map)["data"]["kubeconfig.conf"] = WithoutFinalNewline(util::yaml::Emit(*kubeconfig));
   (*config_map)["data"]["config.conf"] = WithoutFinalNewline(util::yaml::Emit(*proxy_config));
   (*daemon_set)["spec"]["template"]["spec"]["containers"][0]["image"] =

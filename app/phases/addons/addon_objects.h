@@ -35,11 +35,6 @@ Status PatchCoreDnsDeployment(const util::patches::Patcher& patches,
 Status CheckCoreDnsPatches(const config::ClusterConfiguration& cluster,
                            const util::patches::Patcher& patches);
 
-// https://<controlPlaneEndpoint (port: its own or bindPort)> or https://<advertise>:<bindPort>,
-// IPv6 addresses bracketed.
-std::string ControlPlaneUrl(const config::ClusterConfiguration& cluster,
-                            const config::APIEndpoint& local_endpoint);
-
 // The KubeProxyConfiguration: kubeadm's marshalled defaults (bindAddress 0.0.0.0 or :: for an
 // IPv6 advertise address, clusterCIDR = podSubnet, kubeconfig /var/lib/kube-proxy/kubeconfig.conf)
 // with `user` laid over (objects merge key by key, user values win).

@@ -101,11 +101,11 @@ const std::vector<std::string>& KubeconfigFileNames() {
   return kNames;
 }
 
-Result<std::string> LocalEndpoint(const config::InitConfiguration& cfg) {
-  const std::string& address = cfg.local_api_endpoint.advertise_address;
+Result<std::string> LocalEndpoint(const config::APIEndpoint& local) {
+  const std::string& address = local.advertise_address;
   auto ip = util::CanonicalIp(address);
   if (!ip) return InvalidArgument("invalid value `" + address + "` given for api.advertiseAddress");
-  int port = cfg.local_api_endpoint.bind_port;
+  int port = local.bind_port;
   if (port < 1 || port > 65535) {
     return InvalidArgument(fmt::format(
         "invalid value \"{}\" given for api.bindPort: port must be between 1 and 65535", port));
@@ -113,15 +113,20 @@ Result<std::string> LocalEndpoint(const config::InitConfiguration& cfg) {
   return util::FormatServerUrl(*ip, std::to_string(port));
 }
 
-Result<std::string> ControlPlaneEndpoint(const config::InitConfiguration& cfg) {
-  auto local = LocalEndpoint(cfg);
-  if (!local || cfg.cluster.control_plane_endpoint.empty()) return local;
-  auto hp = util::ParseHostPort(cfg.cluster.control_plane_endpoint);
+Result<std::string> LocalEndpoint(const config::InitConfiguration& cfg) {
+  return LocalEndpoint(cfg.local_api_endpoint);
+}
+
+Result<std::string> ControlPlaneEndpoint(const std::string& control_plane_endpoint,
+                                         const config::APIEndpoint& local) {
+  auto local_url = LocalEndpoint(local);
+  if (!local_url || control_plane_endpoint.empty()) return local_url;
+  auto hp = util::ParseHostPort(control_plane_endpoint);
   if (!hp) {
-    return hp.error().Wrap("invalid value \"" + cfg.cluster.control_plane_endpoint +
+    return hp.error().Wrap("invalid value \"" + control_plane_endpoint +
                            "\" given for controlPlaneEndpoint");
   }
-  std::string bind_port = std::to_string(cfg.local_api_endpoint.bind_port);
+  std::string bind_port = std::to_string(local.bind_port);
   if (hp->port.empty()) {
     hp->port = bind_port;
   } else if (hp->port != bind_port) {
@@ -130,6 +135,10 @@ Result<std::string> ControlPlaneEndpoint(const config::InitConfiguration& cfg) {
         "controlplane address");
   }
   return util::FormatServerUrl(hp->host, hp->port);
+}
+
+Result<std::string> ControlPlaneEndpoint(const config::InitConfiguration& cfg) {
+  return ControlPlaneEndpoint(cfg.cluster.control_plane_endpoint, cfg.local_api_endpoint);
 }
 
 Result<KubeconfigSpec> GetKubeconfigSpec(const std::string& file_name,

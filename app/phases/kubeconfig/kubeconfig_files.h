@@ -27,9 +27,13 @@ inline constexpr char kSchedulerConf[] = "scheduler.conf";
 const std::vector<std::string>& KubeconfigFileNames();
 
 // "https://<controlPlaneEndpoint host>:<its port, else bindPort>", or the local endpoint when no
-// controlPlaneEndpoint is set. InvalidArgument for an unparsable endpoint or address.
+// controlPlaneEndpoint is set (kubeadm's GetControlPlaneEndpoint: the server of the kubeconfig
+// files and of kube-proxy's). InvalidArgument for an unparsable endpoint or address.
+Result<std::string> ControlPlaneEndpoint(const std::string& control_plane_endpoint,
+                                         const config::APIEndpoint& local);
 Result<std::string> ControlPlaneEndpoint(const config::InitConfiguration& cfg);
-// "https://<advertiseAddress>:<bindPort>" (IPv6 bracketed).
+// "https://<advertiseAddress, canonical>:<bindPort>" (IPv6 bracketed).
+Result<std::string> LocalEndpoint(const config::APIEndpoint& local);
 Result<std::string> LocalEndpoint(const config::InitConfiguration& cfg);
 
 struct KubeconfigSpec {

@@ -47,6 +47,8 @@ TEST(KubeconfigFilesTest, Endpoints) {
   cfg.local_api_endpoint.advertise_address = "fd00::10";
   cfg.local_api_endpoint.bind_port = 7443;
   EXPECT_EQ(*LocalEndpoint(cfg), "https://[fd00::10]:7443");
+  cfg.cluster.control_plane_endpoint = "fd00::9";  // a bare IPv6 address gets bindPort
+  EXPECT_EQ(*ControlPlaneEndpoint(cfg), "https://[fd00::9]:7443");
   cfg.cluster.control_plane_endpoint = "bad_host";
   EXPECT_FALSE(ControlPlaneEndpoint(cfg).has_value());
   cfg.local_api_endpoint.advertise_address = "nope";
