@@ -113,9 +113,9 @@ Status ResetCommand::MakeSeams() {
   data_.out = &printer_;
   data_.dry_run = dry_run;
   if (dry_run) {
-    etcd_ = std::make_unique<phases::reset::DryRunEtcdMemberRemover>(printer_);
+    etcd_ = std::make_unique<phases::DryRunEtcdMemberRemover>(printer_);
   } else {
-    etcd_ = std::make_unique<phases::reset::RealEtcdMemberRemover>(data_.host->net);
+    etcd_ = std::make_unique<phases::RealEtcdMemberRemover>(data_.host->net);
   }
   data_.etcd = etcd_.get();
   return Status();

@@ -47,7 +47,7 @@ class ResetCommand {
   phases::ResetData data_;
   ResetSeams seams_;
   std::unique_ptr<OwnedHost> host_;
-  std::unique_ptr<phases::reset::EtcdMemberRemover> etcd_;
+  std::unique_ptr<phases::EtcdMemberRemover> etcd_;
   CLI::App* command_ = nullptr;
   workflow::FlagSet flags_;
   workflow::Runner runner_;

@@ -9,7 +9,7 @@
 
 #include "app/util/yaml/yaml.h"
 
-namespace kkadm::phases::reset {
+namespace kkadm::phases {
 namespace {
 
 constexpr const char* kEtcdDataVolume = "etcd-data";
@@ -156,4 +156,4 @@ Status DryRunEtcdMemberRemover::Remove(const std::string&,
   return Status();
 }
 
-}  // namespace kkadm::phases::reset
+}  // namespace kkadm::phases

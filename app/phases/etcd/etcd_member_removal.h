@@ -15,7 +15,7 @@
 #include "app/util/printer.h"
 #include "app/util/status.h"
 
-namespace kkadm::phases::reset {
+namespace kkadm::phases {
 
 // What this node's etcd static Pod manifest says about its member.
 struct EtcdManifestFacts {
@@ -73,4 +73,4 @@ class DryRunEtcdMemberRemover final : public EtcdMemberRemover {
   util::Printer& out_;
 };
 
-}  // namespace kkadm::phases::reset
+}  // namespace kkadm::phases

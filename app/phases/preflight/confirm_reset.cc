@@ -6,7 +6,7 @@
 #include "app/phases/preflight/checks_system.h"
 #include "app/phases/preflight/run_checks.h"
 
-namespace kkadm::phases::reset {
+namespace kkadm::phases::preflight {
 namespace {
 
 std::string Trimmed(const std::string& text) {
@@ -38,4 +38,4 @@ Status ConfirmReset(util::Terminal& terminal, util::Printer& out) {
   return Status();
 }
 
-}  // namespace kkadm::phases::reset
+}  // namespace kkadm::phases::preflight

@@ -5,7 +5,7 @@
 #include "app/util/status.h"
 #include "app/util/terminal.h"
 
-namespace kkadm::phases::reset {
+namespace kkadm::phases::preflight {
 
 // Prints kubeadm's warning and, when standard input is a terminal, asks `[reset] Are you sure you
 // want to proceed? [y/N]: ` and reads one line. "y" or "Y" (blanks around it ignored) goes on;
@@ -14,4 +14,4 @@ namespace kkadm::phases::reset {
 // hang nor guess) and fails at once, naming --force. Changes nothing.
 Status ConfirmReset(util::Terminal& terminal, util::Printer& out);
 
-}  // namespace kkadm::phases::reset
+}  // namespace kkadm::phases::preflight

@@ -10,7 +10,8 @@ namespace kkadm::phases {
 namespace reset {
 
 Status RunResetPreflight(ResetData& data) {
-  if (data.confirm) KKADM_RETURN_IF_ERROR(ConfirmReset(data.host->terminal, data.printer()));
+  if (data.confirm)
+    KKADM_RETURN_IF_ERROR(preflight::ConfirmReset(data.host->terminal, data.printer()));
   data.printer().Line("preflight", "Running pre-flight checks");
   preflight::CheckList root;
   root.push_back(preflight::NewIsPrivilegedUserCheck());

@@ -11,9 +11,7 @@
 
 namespace kkadm::phases {
 
-namespace reset {
 class EtcdMemberRemover;
-}
 
 // One thing reset could not undo: a node path (or a service or etcd member) and why.
 struct LeftBehind {
@@ -27,7 +25,7 @@ struct ResetData : NodeContext {
   std::optional<config::ClusterConfiguration> cluster;
 
   // How remove-etcd-member changes etcd: the real remover, or the dry run's (set by the command).
-  reset::EtcdMemberRemover* etcd = nullptr;
+  EtcdMemberRemover* etcd = nullptr;
 
   // Ask before changing anything: not with --force, nor in a dry run, which changes nothing.
   bool confirm = true;

@@ -95,7 +95,7 @@ class ResetFixture : public ::testing::Test {
   util::Host host_{HostWith(mounter_)};
   FakeEtcdCluster etcd_;
   util::EtcdClientConfig last_etcd_config_;
-  phases::reset::RealEtcdMemberRemover etcd_remover_{network_};
+  phases::RealEtcdMemberRemover etcd_remover_{network_};
   // The dry run's seams (UseDryRun).
   TempDir dry_dir_;
   util::DryRunFileSystem dry_fs_{fs_, dry_dir_.path(), printer_};
@@ -104,7 +104,7 @@ class ResetFixture : public ::testing::Test {
   util::DryRunTreeRemover dry_remover_{printer_};
   util::Host dry_host_{dry_fs_,      dry_init_,    clock_,    machine_,
                        dry_mounter_, dry_remover_, terminal_, network_};
-  phases::reset::DryRunEtcdMemberRemover dry_etcd_remover_{printer_};
+  phases::DryRunEtcdMemberRemover dry_etcd_remover_{printer_};
   phases::ResetData data_;
 };
 

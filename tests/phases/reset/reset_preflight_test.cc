@@ -31,7 +31,7 @@ TEST_F(ResetPreflightTest, NoConfirmationWantedDoesNotAsk) {
 TEST_F(ResetPreflightTest, YesGoesOn) {
   for (const char* answer : {"y", "Y", "  y  "}) {
     terminal_.lines = {answer};
-    EXPECT_TRUE(ConfirmReset(terminal_, printer_).ok()) << answer;
+    EXPECT_TRUE(preflight::ConfirmReset(terminal_, printer_).ok()) << answer;
   }
   EXPECT_THAT(Output(), HasSubstr(std::string(kWarning) + kPrompt));
 }
@@ -39,19 +39,19 @@ TEST_F(ResetPreflightTest, YesGoesOn) {
 TEST_F(ResetPreflightTest, AnythingElseAborts) {
   for (const char* answer : {"n", "N", "", "yes", "no", "yy"}) {
     terminal_.lines = {answer};
-    Status s = ConfirmReset(terminal_, printer_);
+    Status s = preflight::ConfirmReset(terminal_, printer_);
     EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << answer;
     EXPECT_EQ(s.message(), "won't proceed; the user didn't answer (Y|y) in order to continue")
         << answer;
   }
   terminal_.lines.clear();  // end of input
-  EXPECT_FALSE(ConfirmReset(terminal_, printer_).ok());
+  EXPECT_FALSE(preflight::ConfirmReset(terminal_, printer_).ok());
 }
 
 TEST_F(ResetPreflightTest, NoTerminalRefusesAtOnce) {
   terminal_.is_terminal = false;
   terminal_.lines = {"y"};  // even a "y" on a pipe is not a confirmation
-  Status s = ConfirmReset(terminal_, printer_);
+  Status s = preflight::ConfirmReset(terminal_, printer_);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_THAT(s.message(), HasSubstr("not a terminal"));
   EXPECT_THAT(s.message(), HasSubstr("--force"));
