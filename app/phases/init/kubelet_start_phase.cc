@@ -34,7 +34,7 @@ workflow::Phase NewKubeletStartPhase(InitData& data) {
       "  # Writes a dynamic environment file with kubelet flags from a InitConfiguration file.\n"
       "  kkadm init phase kubelet-start --config config.yaml";
   phase.run = [&data] { return RunKubeletStart(*data.host, data.printer(), InputOf(data)); };
-  phase.check = [&data] { return CheckKubeletConfigPatches(*data.host, InputOf(data)); };
+  phase.check = [&data] { return CheckKubeletStart(*data.host, InputOf(data)); };
   phase.inherit_flags = {"config", "cri-socket", "node-name", "patches", "dry-run"};
   return phase;
 }

@@ -2,6 +2,8 @@
 // bootstrap identity for this node, handed to BootstrapKubelet.
 #include "app/phases/join/kubelet_start_phase.h"
 
+#include "app/phases/kubelet/kubelet_drop_ins.h"
+
 namespace kkadm::phases {
 
 KubeletStartInput JoinKubeletStartInput(const JoinData& data, const JoinCluster& cluster) {
@@ -50,6 +52,9 @@ workflow::Phase NewJoinKubeletStartPhase(JoinData& data) {
       "Write a file with KubeletConfiguration and an environment file with node specific kubelet "
       "settings, and then (re)start kubelet.";
   phase.run = [&data] { return RunJoinKubeletStart(data); };
+  // Before control-plane-prepare writes anything; patches need the discovered cluster, which
+  // control-plane-prepare's own check reads.
+  phase.check = [&data] { return CheckKubeletDropIns(data.fs()); };
   phase.inherit_flags = {"api-server-endpoint",
                          "config",
                          "cri-socket",

@@ -82,8 +82,9 @@ std::string KubeletHealthzUrl(const nlohmann::json& kubelet_config) {
 
 Status BootstrapKubelet(util::Host& host, util::Printer& out, const KubeletStartInput& start,
                         const KubeletBootstrap& in, KubeletBootstrapWaiter& waiter) {
-  // A patch that does not apply is found before the bootstrap files are written.
-  KKADM_RETURN_IF_ERROR(CheckKubeletConfigPatches(host, start));
+  // A patch that does not apply, or a drop-in overriding kkadm's, is found before the bootstrap
+  // files are written.
+  KKADM_RETURN_IF_ERROR(CheckKubeletStart(host, start));
   RemoveOnExit remove_bootstrap(host.fs, in.bootstrap_kubeconfig);
   KKADM_RETURN_IF_ERROR(WriteBootstrapFiles(host.fs, in));
   KKADM_RETURN_IF_ERROR(RunKubeletStart(host, out, start));

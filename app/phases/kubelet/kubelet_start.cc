@@ -8,6 +8,7 @@
 
 #include "app/phases/kubelet/kubeadm_flags.h"
 #include "app/phases/kubelet/kubelet_config.h"
+#include "app/phases/kubelet/kubelet_drop_ins.h"
 #include "app/phases/kubelet/kubelet_unit_files.h"
 #include "app/util/ascii.h"
 #include "app/util/yaml/yaml.h"
@@ -69,9 +70,14 @@ Status CheckKubeletConfigPatches(const util::Host& host, const KubeletStartInput
   return applies.ok() ? applies : PatchingFailed(std::move(applies));
 }
 
+Status CheckKubeletStart(const util::Host& host, const KubeletStartInput& in) {
+  KKADM_RETURN_IF_ERROR(CheckKubeletConfigPatches(host, in));
+  return CheckKubeletDropIns(host.fs);
+}
+
 Result<std::vector<std::string>> WriteKubeletFiles(util::Host& host, util::Printer& out,
                                                    const KubeletStartInput& in) {
-  KKADM_RETURN_IF_ERROR(CheckKubeletConfigPatches(host, in));
+  KKADM_RETURN_IF_ERROR(CheckKubeletStart(host, in));
   KKADM_RETURN_IF_ERROR(WriteFlagsEnv(host, out, in));
   KKADM_RETURN_IF_ERROR(WriteConfigYaml(host, out, in));
   KubeletUnitPaths paths{.kubelet_binary = std::string(kDefaultKubeletBinary),
@@ -81,7 +87,14 @@ Result<std::vector<std::string>> WriteKubeletFiles(util::Host& host, util::Print
   if (auto found = host.machine.LookPath("kubelet"); found && found->rfind('/', 0) == 0) {
     paths.kubelet_binary = *found;
   }
-  return WriteKubeletUnitFiles(host.fs, paths);
+  auto units = WriteKubeletUnitFiles(host.fs, paths);
+  if (!units) return units.error();
+  for (const KubeletDropInConflict& hidden : units->hidden) {
+    out.Line(kPrefix,
+             fmt::format("Hiding drop-in \"{}\", which sets {} after kkadm's, from systemd",
+                         hidden.path, hidden.setting));
+  }
+  return std::move(units->managed);
 }
 
 Status StopKubelet(util::InitSystem& init) {
@@ -101,7 +114,7 @@ Status StartKubelet(util::InitSystem& init, util::Printer& out,
 
 Status RunKubeletStart(util::Host& host, util::Printer& out, const KubeletStartInput& in) {
   // A running kubelet is left alone when its new configuration cannot be made.
-  KKADM_RETURN_IF_ERROR(CheckKubeletConfigPatches(host, in));
+  KKADM_RETURN_IF_ERROR(CheckKubeletStart(host, in));
   KKADM_RETURN_IF_ERROR(StopKubelet(host.init));
   auto unit_files = WriteKubeletFiles(host, out, in);
   if (!unit_files) return unit_files.error();

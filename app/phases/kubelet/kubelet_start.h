@@ -32,10 +32,16 @@ inline constexpr const char* kKubeletConfigurationTarget = "kubeletconfiguration
 // WriteKubeletFiles would write. Run before a command writes its first file.
 Status CheckKubeletConfigPatches(const util::Host& host, const KubeletStartInput& in);
 
+// What kubelet-start checks before a command writes its first file, writing and printing nothing:
+// CheckKubeletConfigPatches, and CheckKubeletDropIns (no drop-in kkadm cannot hide would override
+// kkadm's drop-in).
+Status CheckKubeletStart(const util::Host& host, const KubeletStartInput& in);
+
 // Writes <kubelet_dir>/kubeadm-flags.env and <kubelet_dir>/config.yaml (0644, the directory 0700
 // when created) and the unit files (kubelet_unit_files.h), printing kubeadm's
-// "[kubelet-start] Writing ..." lines. The KubeletConfiguration is patched (with kubeadm's
-// "[patches] ..." lines), and checked to apply before the first file is written. Rewrites them
+// "[kubelet-start] Writing ..." lines, and one line per drop-in kkadm hides from systemd. The
+// KubeletConfiguration is patched (with kubeadm's "[patches] ..." lines); the patches and the
+// drop-ins are checked (CheckKubeletStart) before the first file is written. Rewrites them
 // every run (unit files only when they changed); the same input gives the same bytes. Returns the
 // node paths of kkadm's unit files.
 Result<std::vector<std::string>> WriteKubeletFiles(util::Host& host, util::Printer& out,

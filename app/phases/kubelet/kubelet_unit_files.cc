@@ -38,6 +38,16 @@ Status WriteUnitFile(util::FileSystem& fs, const std::string& path, const std::s
   return fs.WriteFile(path, content, 0644).Wrap("writing " + path);
 }
 
+// Writes `content` to `path` unless it is there already, and counts the file as kkadm's.
+Status WriteManagedFile(util::FileSystem& fs, const std::string& path, const std::string& content,
+                        KubeletUnitFiles& files) {
+  auto existing = ReadUnitFile(fs, path);
+  if (!existing) return existing.error();
+  KKADM_RETURN_IF_ERROR(WriteUnitFile(fs, path, content, *existing));
+  files.managed.push_back(path);
+  return Status();
+}
+
 }  // namespace
 
 std::string RenderKubeletDropIn(const KubeletUnitPaths& p) {
@@ -49,7 +59,8 @@ std::string RenderKubeletDropIn(const KubeletUnitPaths& p) {
       "Environment=\"KUBELET_CONFIG_ARGS=--config={2}/config.yaml\"\n"
       "# Written by \"kkadm init\" and \"kkadm join\": KUBELET_KUBEADM_ARGS.\n"
       "EnvironmentFile=-{2}/kubeadm-flags.env\n"
-      "# The user's last-resort overrides: KUBELET_EXTRA_ARGS.\n"
+      "# The user's last-resort overrides: KUBELET_EXTRA_ARGS (RPM and Debian packages' places).\n"
+      "EnvironmentFile=-/etc/sysconfig/kubelet\n"
       "EnvironmentFile=-/etc/default/kubelet\n"
       "ExecStart=\n"
       "ExecStart={0} $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS "
@@ -77,9 +88,12 @@ std::string RenderKubeletBaseUnit(const std::string& kubelet_binary) {
       kBaseUnitMarker, kubelet_binary);
 }
 
-Result<std::vector<std::string>> WriteKubeletUnitFiles(util::FileSystem& fs,
-                                                       const KubeletUnitPaths& paths) {
-  std::vector<std::string> managed;
+Result<KubeletUnitFiles> WriteKubeletUnitFiles(util::FileSystem& fs,
+                                               const KubeletUnitPaths& paths) {
+  auto conflicts = FindKubeletDropInConflicts(fs);
+  if (!conflicts) return conflicts.error();
+  KKADM_RETURN_IF_ERROR(CheckKubeletDropInConflicts(*conflicts));
+  KubeletUnitFiles files;
   if (!HasPackagedUnit(fs)) {
     std::string path(kKubeletBaseUnitPath);
     auto existing = ReadUnitFile(fs, path);
@@ -87,15 +101,19 @@ Result<std::vector<std::string>> WriteKubeletUnitFiles(util::FileSystem& fs,
     if (!*existing || (*existing)->rfind(kBaseUnitMarker, 0) == 0) {  // absent or kkadm's own
       KKADM_RETURN_IF_ERROR(
           WriteUnitFile(fs, path, RenderKubeletBaseUnit(paths.kubelet_binary), *existing));
-      managed.push_back(path);
+      files.managed.push_back(path);
     }
   }
-  std::string drop_in(kKubeletDropInPath);
-  auto existing = ReadUnitFile(fs, drop_in);
-  if (!existing) return existing.error();
-  KKADM_RETURN_IF_ERROR(WriteUnitFile(fs, drop_in, RenderKubeletDropIn(paths), *existing));
-  managed.push_back(drop_in);
-  return managed;
+  KKADM_RETURN_IF_ERROR(
+      WriteManagedFile(fs, std::string(kKubeletDropInPath), RenderKubeletDropIn(paths), files));
+  // Every conflict left is hideable: the check above refused the others.
+  for (KubeletDropInConflict& hidden : *conflicts) {
+    std::string name = hidden.path.substr(hidden.path.rfind('/') + 1);
+    KKADM_RETURN_IF_ERROR(WriteManagedFile(fs, fmt::format("{}/{}", kKubeletDropInDir, name),
+                                           RenderKubeletDropInShadow(hidden), files));
+    files.hidden.push_back(std::move(hidden));
+  }
+  return files;
 }
 
 }  // namespace kkadm::phases

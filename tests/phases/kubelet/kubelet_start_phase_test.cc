@@ -116,6 +116,38 @@ TEST_F(KubeletStartPhaseTest, APatchThatDoesNotApplyWritesNothing) {
   EXPECT_FALSE(fs_.Exists("/var/lib/kubelet"));
 }
 
+// kubeadm's packaged drop-in would run the kubelet its way: kkadm hides it and says so.
+TEST_F(KubeletStartPhaseTest, HidesThePackagedKubeadmDropIn) {
+  const std::string packaged = "/usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf";
+  ASSERT_TRUE(
+      fs_.WriteFile(packaged, "[Service]\nExecStart=\nExecStart=/usr/bin/kubelet\n", 0644).ok());
+  ASSERT_TRUE(NewKubeletStartPhase(data_).check().ok());
+  ASSERT_TRUE(Run().ok());
+  EXPECT_NE(out_.str().find("[kubelet-start] Hiding drop-in \"" + packaged +
+                            "\", which sets ExecStart after kkadm's, from systemd\n"
+                            "[kubelet-start] Starting the kubelet\n"),
+            std::string::npos)
+      << out_.str();
+  EXPECT_NE(Read("/etc/systemd/system/kubelet.service.d/10-kubeadm.conf").find(packaged),
+            std::string::npos);
+}
+
+// A drop-in kkadm cannot hide stops kubelet-start before it writes or stops anything.
+TEST_F(KubeletStartPhaseTest, ADropInItCannotHideWritesNothing) {
+  const std::string mine = "/etc/systemd/system/kubelet.service.d/20-mine.conf";
+  ASSERT_TRUE(fs_.WriteFile(mine, "[Service]\nExecStart=\nExecStart=/opt/kubelet\n", 0644).ok());
+  Status checked = NewKubeletStartPhase(data_).check();
+  EXPECT_EQ(checked.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(checked.message().find("kubelet drop-in \"" + mine + "\" sets ExecStart"),
+            std::string::npos)
+      << checked.message();
+  EXPECT_EQ(Run().message(), checked.message());
+  EXPECT_EQ(out_.str(), "");
+  EXPECT_TRUE(init_.calls.empty());
+  EXPECT_FALSE(fs_.Exists("/var/lib/kubelet"));
+  EXPECT_FALSE(fs_.Exists("/etc/systemd/system/kubelet.service.d/10-kkadm.conf"));
+}
+
 TEST_F(KubeletStartPhaseTest, NotLoadedKubeletIsFineToStop) {
   init_.fail["stop"] = NotFound("StopUnit kubelet.service: org.freedesktop.systemd1.NoSuchUnit");
   EXPECT_TRUE(Run().ok());

@@ -18,7 +18,7 @@ TEST(KubeletUnitFilesTest, DropInHasKubeadmLines) {
         "bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf\"\n",
         "Environment=\"KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml\"\n",
         "EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env\n",
-        "EnvironmentFile=-/etc/default/kubelet\n",
+        "EnvironmentFile=-/etc/sysconfig/kubelet\nEnvironmentFile=-/etc/default/kubelet\n",
         "ExecStart=\nExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS "
         "$KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS\n"}) {
     EXPECT_NE(d.find(line), std::string::npos) << "missing: " << line << "\nin:\n" << d;
@@ -40,8 +40,8 @@ TEST(KubeletUnitFilesTest, WritesBaseUnitOnlyWithoutPackagedOne) {
   util::RealFileSystem fs(tmp.path());
   auto written = WriteKubeletUnitFiles(fs, {});
   ASSERT_TRUE(written.has_value());
-  EXPECT_EQ(*written, (std::vector<std::string>{std::string(kKubeletBaseUnitPath),
-                                                std::string(kKubeletDropInPath)}));
+  EXPECT_EQ(written->managed, (std::vector<std::string>{std::string(kKubeletBaseUnitPath),
+                                                        std::string(kKubeletDropInPath)}));
   EXPECT_EQ(fs.Stat(std::string(kKubeletBaseUnitPath))->mode, 0644u);
   EXPECT_EQ(fs.Stat(std::string(kKubeletDropInPath))->mode, 0644u);
 
@@ -50,7 +50,7 @@ TEST(KubeletUnitFilesTest, WritesBaseUnitOnlyWithoutPackagedOne) {
   ASSERT_TRUE(pfs.WriteFile("/lib/systemd/system/kubelet.service", "[Service]\n", 0644).ok());
   written = WriteKubeletUnitFiles(pfs, {});
   ASSERT_TRUE(written.has_value());
-  EXPECT_EQ(*written, std::vector<std::string>{std::string(kKubeletDropInPath)});
+  EXPECT_EQ(written->managed, std::vector<std::string>{std::string(kKubeletDropInPath)});
   EXPECT_FALSE(pfs.Exists(std::string(kKubeletBaseUnitPath)));
   EXPECT_TRUE(pfs.Exists(std::string(kKubeletDropInPath)));
 }
@@ -96,8 +96,8 @@ TEST(KubeletUnitFilesTest, LeavesUpToDateFilesUntouched) {
   auto managed = WriteKubeletUnitFiles(fs, {});
   ASSERT_TRUE(managed.has_value());
   // Up to date is still managed: the caller checks systemd loaded both.
-  EXPECT_EQ(*managed, (std::vector<std::string>{std::string(kKubeletBaseUnitPath),
-                                                std::string(kKubeletDropInPath)}));
+  EXPECT_EQ(managed->managed, (std::vector<std::string>{std::string(kKubeletBaseUnitPath),
+                                                        std::string(kKubeletDropInPath)}));
   EXPECT_EQ(InodeOf(fs, kKubeletBaseUnitPath), unit);
   EXPECT_EQ(InodeOf(fs, kKubeletDropInPath), drop_in);
 
@@ -111,6 +111,51 @@ TEST(KubeletUnitFilesTest, LeavesUpToDateFilesUntouched) {
   ASSERT_TRUE(WriteKubeletUnitFiles(fs, other).has_value());
   EXPECT_NE(InodeOf(fs, kKubeletBaseUnitPath), unit);
   EXPECT_EQ(fs.Stat(std::string(kKubeletBaseUnitPath))->mode, 0644u);
+}
+
+constexpr const char* kPackagedDropIn = "/usr/lib/systemd/system/kubelet.service.d/10-kubeadm.conf";
+constexpr const char* kShadow = "/etc/systemd/system/kubelet.service.d/10-kubeadm.conf";
+
+// kubeadm's packaged drop-in sets ExecStart after kkadm's: a file of its name in /etc hides it,
+// and is kept, byte for byte, on a re-run.
+TEST(KubeletUnitFilesTest, HidesThePackagedKubeadmDropIn) {
+  testing::TempDir tmp;
+  util::RealFileSystem fs(tmp.path());
+  ASSERT_TRUE(fs.WriteFile("/usr/lib/systemd/system/kubelet.service", "[Service]\n", 0644).ok());
+  ASSERT_TRUE(
+      fs.WriteFile(kPackagedDropIn, "[Service]\nExecStart=\nExecStart=/usr/bin/kubelet\n", 0644)
+          .ok());
+  auto written = WriteKubeletUnitFiles(fs, {});
+  ASSERT_TRUE(written.has_value()) << written.error().message();
+  EXPECT_EQ(written->managed, (std::vector<std::string>{std::string(kKubeletDropInPath), kShadow}));
+  ASSERT_EQ(written->hidden.size(), 1u);
+  EXPECT_EQ(written->hidden[0].path, kPackagedDropIn);
+  EXPECT_EQ(*fs.ReadFile(kShadow), RenderKubeletDropInShadow(written->hidden[0]));
+  EXPECT_EQ(fs.Stat(kShadow)->mode, 0644u);
+  ASSERT_TRUE(CheckKubeletDropIns(fs).ok());
+
+  ino_t shadow = InodeOf(fs, kShadow);
+  auto again = WriteKubeletUnitFiles(fs, {});
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->managed, written->managed);
+  EXPECT_EQ(InodeOf(fs, kShadow), shadow);
+}
+
+// A drop-in kkadm cannot hide: refused before any unit file is written.
+TEST(KubeletUnitFilesTest, RefusesBeforeWritingAnything) {
+  testing::TempDir tmp;
+  util::RealFileSystem fs(tmp.path());
+  ASSERT_TRUE(fs.WriteFile(kPackagedDropIn, "[Service]\nExecStart=/usr/bin/kubelet\n", 0644).ok());
+  const std::string mine = "/etc/systemd/system/kubelet.service.d/20-mine.conf";
+  ASSERT_TRUE(fs.WriteFile(mine, "[Service]\nExecStart=\nExecStart=/opt/kubelet\n", 0644).ok());
+  auto written = WriteKubeletUnitFiles(fs, {});
+  ASSERT_FALSE(written.has_value());
+  EXPECT_EQ(written.error().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(written.error().message().find(mine), std::string::npos);
+  for (std::string_view path :
+       {kKubeletBaseUnitPath, kKubeletDropInPath, std::string_view(kShadow)}) {
+    EXPECT_FALSE(fs.Exists(std::string(path))) << path;
+  }
 }
 
 }  // namespace
