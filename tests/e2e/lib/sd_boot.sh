@@ -11,6 +11,8 @@
 #   SD_BOOT_RW_DIRS="D…"  host directories (not under /tmp or /var/tmp) that stay writable inside,
 #                         at the same paths (e.g. a node's --rootfs the stand-in kubelet writes to)
 #   SD_BOOT_HOSTNAME=N    the instance's hostname (and its /etc/hostname, bind-mounted from BASE)
+#   SD_BOOT_VENDOR_UNITS=DIR  DIR's files appear in /usr/lib/systemd/system inside, over the host's
+#                         (a read-only overlay), as a package's unit files would
 # The instance lives in its own cgroup kk-sd-<basename BASE>; after it exits, remove that with
 # sd_boot_cleanup_cgroups (source this file with SD_BOOT_LIB=1 to get the function).
 sd_boot_cgroup_name() { echo "kk-sd-$(basename "$1")"; }
@@ -48,6 +50,7 @@ exec unshare --pid --fork --mount --net --uts --ipc --propagation private --moun
   B=$0 U=$2
   mount --bind "$B/run" /run
   mount --bind "$U" /etc/systemd/system
+  [ -z "$5" ] || mount -t overlay overlay -o "ro,lowerdir=$5:/usr/lib/systemd/system" /usr/lib/systemd/system
   for d in $3; do mount --bind "$d" "$d"; done
   mkdir -p "$B/.olddev" && mount --rbind /dev "$B/.olddev"
   mount -t tmpfs -o mode=755,nosuid tmpfs /dev
@@ -70,4 +73,4 @@ exec unshare --pid --fork --mount --net --uts --ipc --propagation private --moun
   mount -o remount,bind,ro /
   export container=kkadm-test
   exec /lib/systemd/systemd --system --unit="$1"
-' "$B" "$T" "$U" "${SD_BOOT_RW_DIRS:-}" "${SD_BOOT_HOSTNAME:-}"
+' "$B" "$T" "$U" "${SD_BOOT_RW_DIRS:-}" "${SD_BOOT_HOSTNAME:-}" "${SD_BOOT_VENDOR_UNITS:-}"
