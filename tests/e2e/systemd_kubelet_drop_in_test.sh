@@ -102,7 +102,7 @@ printf '[Service]\nExecStart=\nExecStart=/bin/sh -c "echo runtime > /run/kk-kube
   > "$R$RUN_DROP_IN"
 
 # 1. An admin's drop-in in /etc/systemd/system, which kkadm cannot hide: one line naming it,
-#    a failure, and nothing written or started.
+#    a failure, and nothing written or started, by init's kubelet-start and by join.
 MINE=/etc/systemd/system/kubelet.service.d/20-mine.conf
 mkdir -p "$R${MINE%/*}"
 printf '[Service]\nExecStart=\nExecStart=/opt/kubelet --v=4\n' > "$R$MINE"
@@ -119,6 +119,13 @@ grep -q '^\[kubelet-start\]' "$BASE/out" && fail "refusal printed progress: $(ca
 [ "$before" = "$(node_files)" ] && [ ! -e "$R/var" ] || fail "the refused run changed the node's files"
 [ "$(prop org.freedesktop.systemd1.Unit ActiveState)" = 's "inactive"' ] \
   || fail "kubelet was started by the refused run"
+# join checks it too, before its first phase (no discovery, nothing written).
+rc=0
+"$KKADM" join 127.0.0.1:1 --token abcdef.0123456789abcdef --rootfs "$R" --node-name node-e2e \
+  --discovery-token-unsafe-skip-ca-verification >"$BASE/out" 2>"$BASE/err" || rc=$?
+[ "$rc" = 1 ] || fail "join with $MINE: exit code $rc, not 1"
+[ "$(grep -v '^W' "$BASE/err")" = "$want" ] || fail "join's refusal: $(cat "$BASE/err")"
+[ "$before" = "$(node_files)" ] && [ ! -e "$R/var" ] || fail "the refused join changed the node's files"
 rm "$R$MINE"
 
 # 2. Only drop-ins kkadm can hide: it hides them, says so, and systemd runs kkadm's kubelet.
