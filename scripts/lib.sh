@@ -37,10 +37,57 @@ ensure_validator() {
   (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 }
 
+# build_kkadm [TARGET...]: builds TARGETs (default: everything) in $KKADM_BUILD, showing progress
+# on stderr (build_progress) and the compilers' messages as they come. A build directory that is
+# configured already keeps its settings (ninja re-runs cmake when the lists change) unless
+# KKADM_BUILD_TYPE asks for a build type.
 build_kkadm() {
-  log "building kkadm in $KKADM_BUILD"
-  cmake -S "$KKADM_ROOT" -B "$KKADM_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=${KKADM_BUILD_TYPE:-RelWithDebInfo} >/dev/null
-  cmake --build "$KKADM_BUILD" -j "$(nproc)"
+  log "building ${*:-kkadm and its tests} in $KKADM_BUILD"
+  if [ ! -f "$KKADM_BUILD/CMakeCache.txt" ] || [ -n "${KKADM_BUILD_TYPE:-}" ]; then
+    cmake -S "$KKADM_ROOT" -B "$KKADM_BUILD" -G Ninja \
+      -DCMAKE_BUILD_TYPE="${KKADM_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
+  fi
+  local targets=()
+  [ $# -eq 0 ] || targets=(--target "$@")
+  cmake --build "$KKADM_BUILD" -j "$(nproc)" "${targets[@]}" | build_progress
+}
+
+# Filters ninja's output: its "[done/total] step" lines become progress on stderr, everything
+# else (compiler warnings, errors, "ninja: no work to do.") passes to stdout unchanged. On a
+# terminal the progress is one line, rewritten; otherwise a line per tenth of the build (or when
+# a step ends a minute after the last line), so logs (CI, scripts/test.sh) stay short but show the
+# build is alive.
+build_progress() {
+  local line step="" total shown=-1 last=$SECONDS start=$SECONDS tty="" width=100
+  if [ -t 2 ]; then
+    tty=1
+    width=$(stty size <&2 2>/dev/null | cut -d' ' -f2)
+    [[ "$width" =~ ^[0-9]+$ ]] && [ "$width" -ge 40 ] || width=100
+  fi
+  while IFS= read -r line; do
+    if [[ "$line" =~ ^\[([0-9]+)/([0-9]+)\]\ (.*)$ ]]; then
+      # [0/N]: ninja checking whether cmake must re-run, before any step.
+      [ "${BASH_REMATCH[1]}" -gt 0 ] || continue
+      step=${BASH_REMATCH[1]} total=${BASH_REMATCH[2]}
+      local pct=$((step * 100 / total)) eta=""
+      [ "$step" -lt 5 ] || [ "$step" -eq "$total" ] ||
+        eta=", about $(((SECONDS - start) * (total - step) / step)) s left"
+      if [ -n "$tty" ]; then
+        local text="==> build: $step/$total ($pct%)$eta: ${BASH_REMATCH[3]}"
+        printf '\r\033[K%s' "${text:0:$((width - 1))}" >&2
+      elif [ $((pct / 10)) -ne "$shown" ] || [ $((SECONDS - last)) -ge 60 ]; then
+        shown=$((pct / 10)) last=$SECONDS
+        printf '==> build: %d/%d steps (%d%%) after %d s%s\n' "$step" "$total" "$pct" \
+          $((SECONDS - start)) "$eta" >&2
+      fi
+    else
+      [ -z "$tty" ] || [ -z "$step" ] || printf '\r\033[K' >&2
+      printf '%s\n' "$line"
+    fi
+  done
+  [ -z "$tty" ] || [ -z "$step" ] || printf '\r\033[K==> build: %s steps in %d s\n' \
+    "$total" $((SECONDS - start)) >&2
+  return 0
 }
 
 # Runs the GoogleTest binary as `nproc`×2 shards at once (its tests mostly wait on OpenSSL, kubectl
