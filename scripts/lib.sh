@@ -23,10 +23,54 @@ ensure_packages() {
   command -v npm >/dev/null || missing+=(npm)
   [ ${#missing[@]} -eq 0 ] && return 0
   log "installing ${missing[*]}"
-  local sudo=""
+  (install_packages_quietly "${missing[@]}")
+}
+
+# Debian's etcd-server package enables etcd.service and, on a booted system, starts it at once: a
+# host etcd on 127.0.0.1:2379/2380 that nobody asked for. The scripts only want the etcd binary
+# (tests and sandbox nodes run their own etcd), and that etcd would outlive them, holding the ports
+# a real `kkadm init` on this machine needs (its preflight fails on Port-2379 and Port-2380). So
+# during the install a policy-rc.d refuses to start etcd (invoke-rc.d and deb-systemd-invoke ask
+# it), and afterwards an etcd.service that the install enabled or started is disabled and stopped.
+# An etcd.service enabled or running before is the machine owner's and is left alone. A
+# policy-rc.d someone else put there (Docker images have one) is left in place and obeyed.
+KKADM_POLICY_RC=/usr/sbin/policy-rc.d
+KKADM_POLICY_MARK="written by kkadm's scripts/lib.sh"
+install_packages_quietly() {  # PACKAGE... (run it in a subshell: it sets an EXIT trap)
+  local sudo="" was_enabled was_active
   [ "$(id -u)" -ne 0 ] && sudo=sudo
+  was_enabled=$(systemctl is-enabled etcd.service 2>/dev/null || true)
+  was_active=$(systemctl is-active etcd.service 2>/dev/null || true)
+  # shellcheck disable=SC2064  # the states before the install are fixed into the trap now
+  trap "_etcd_service_restore '$sudo' '$was_enabled' '$was_active'" EXIT
+  trap 'exit 130' INT TERM
+  _policy_rc_deny_etcd "$sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# Writes $KKADM_POLICY_RC: "no" (101) to starting etcd, "yes" (0) to anything else, as no
+# policy-rc.d would. One of ours left by a killed run is replaced; anyone else's is kept.
+_policy_rc_deny_etcd() {  # SUDO
+  [ ! -e "$KKADM_POLICY_RC" ] || grep -qF "$KKADM_POLICY_MARK" "$KKADM_POLICY_RC" || return 0
+  printf '#!/bin/sh\n# %s while it installs packages: etcd is not started.\n%s\n' \
+    "$KKADM_POLICY_MARK" 'case "$1" in etcd | etcd.service) exit 101 ;; esac; exit 0' |
+    $1 tee "$KKADM_POLICY_RC" >/dev/null
+  $1 chmod 0755 "$KKADM_POLICY_RC"
+}
+
+# Removes our policy-rc.d; disables and stops etcd.service unless it was so before the install.
+_etcd_service_restore() {  # SUDO WAS_ENABLED WAS_ACTIVE
+  local sudo=$1
+  ! grep -qsF "$KKADM_POLICY_MARK" "$KKADM_POLICY_RC" || $sudo rm -f "$KKADM_POLICY_RC"
+  if [ "$2" != enabled ] && [ "$(systemctl is-enabled etcd.service 2>/dev/null)" = enabled ]; then
+    log "disabling etcd.service, which the etcd-server package enabled"
+    $sudo systemctl disable --quiet etcd.service || true
+  fi
+  if [ "$3" != active ] && [ "$(systemctl is-active etcd.service 2>/dev/null)" = active ]; then
+    log "stopping etcd.service, which the etcd-server package started"
+    $sudo systemctl stop etcd.service || true
+  fi
 }
 
 ensure_validator() {
