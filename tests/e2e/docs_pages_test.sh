@@ -30,8 +30,8 @@
 #     bootstrap token (after --token) and sha256 hash printed by an earlier command;
 #     <control-plane-ip> is cp1's address; <other-hash> a well-formed hash of no CA. Any other
 #     <name> fails the test.
-#   - <!-- test: file=NAME --> before a block writes the block, as it is, to NAME in the commands'
-#     working directory, so `--config kubeadm.yaml` reads the file the page shows.
+#   - <!-- test: file=NAME --> before a block writes the block (placeholders replaced) to NAME in
+#     the commands' working directory, so `--config kubeadm.yaml` reads the file the page shows.
 #   - scenario=NAME prepares a failure for the block (scenario_NAME below): a troubleshooting entry
 #     runs its command against the cause it names.
 # Preflight: this machine has no container runtime and may lack iptables, which a node prepared

@@ -49,9 +49,11 @@ doc_block() {  # WHERE ATTRS
 
 doc_block_end() { DOC_NODE=''; }  # a block's settings end with it
 
-doc_file() {  # WHERE NAME CONTENT
+doc_file() {  # WHERE NAME CONTENT: placeholders are replaced as in command lines
+  local content
   [[ "$2" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || { doc_fail "bad file name '$2'"; return; }
-  printf '%s' "$3" > "$DOC_DIR/$2"
+  content=$(doc_substitute "$3") || return 0
+  printf '%s\n' "$content" > "$DOC_DIR/$2"
 }
 
 # Boots the control-plane and the worker node (once), as prepared by docs/getting-started.md: a
