@@ -11,7 +11,8 @@
 #     NODE is where its commands run:
 #       scratch   an empty --rootfs on this machine, the command in private network, UTS and mount
 #                 namespaces (lib/doc_scratch.sh): hostname scratch-node, eth0 192.168.1.10 with the
-#                 default route, IP forwarding on, no listener on any port, no container runtime;
+#                 default route, IP forwarding on, no listener on any port, no container runtime
+#                 and no systemd;
 #       cp1, worker1  two sandbox nodes (lib/sandbox_node.sh: real systemd, the stand-in kubelet
 #                 running the real etcd and the stand-in API server), 10.123.0.1 and 10.123.0.2,
 #                 booted when first named, with a default route and IP forwarding on. State carries

@@ -5,8 +5,8 @@
 #   - the network has lo and eth0 (a veth with 192.168.1.10/24 and the default route, so init
 #     finds its advertise address as on a real node), net.ipv4.ip_forward is IP_FORWARD, and
 #     nothing listens on any port unless LISTEN_PORT is given (a python3 listener is started);
-#   - /run/containerd is an empty tmpfs when the host has one (the test's "node" never has a
-#     container runtime, so the CRI check fails the same way on every machine).
+#   - /run/containerd and /run/dbus are empty tmpfs when the host has them: the test's "node"
+#     has no container runtime and no systemd, on every machine, and never reaches the host's.
 # Usage: doc_scratch.sh HOSTNAME IP_FORWARD LISTEN_PORT|- -- COMMAND...
 set -euo pipefail
 hostname "$1"
@@ -19,7 +19,8 @@ ip addr add 192.168.1.10/24 dev eth0
 ip link set eth1 up
 ip link set eth0 up
 ip route add default dev eth0
-[ ! -d /run/containerd ] || mount -t tmpfs none /run/containerd
+for dir in /run/containerd /run/dbus; do [ ! -d "$dir" ] || mount -t tmpfs none "$dir"; done
+unset DBUS_SYSTEM_BUS_ADDRESS KKADM_SYSTEM_BUS_ADDRESS
 if [ "$listen" != - ]; then
   python3 -c 'import socket, sys, time
 s = socket.socket(socket.AF_INET6)
