@@ -135,7 +135,7 @@ else
   echo "NOTE: this file system does not support chattr +i; the immutable-file check is skipped"
 fi
 
-# ---- 5. no terminal, no --force: refuse at once, change nothing -------------------------------
+# ---- 5. no terminal: no answer refuses at once; a piped answer counts -----------------------------
 R=$WORK/node5; make_node "$R"
 BEFORE=$(tree_fingerprint "$R")
 start=$(date +%s)
@@ -144,9 +144,16 @@ check "no terminal: exit code is not 0 (was $RC)" [ "$RC" -ne 0 ]
 check "no terminal: did not wait" [ "$RC" -ne 124 ] && [ $(( $(date +%s) - start )) -lt 10 ]
 assert_contains "no terminal: names --force" "$(cat "$WORK/err")" "--force"
 assert_eq "no terminal: nothing changed" "$BEFORE" "$(tree_fingerprint "$R")"
-RC=0; echo y | timeout 20 "$KKADM" --rootfs "$R" reset >"$WORK/out" 2>"$WORK/err" || RC=$?
-check "a piped 'y' is not a confirmation (exit $RC)" [ "$RC" -ne 0 ]
-assert_eq "piped answer: nothing changed" "$BEFORE" "$(tree_fingerprint "$R")"
+RC=0; echo n | timeout 20 "$KKADM" --rootfs "$R" reset >"$WORK/out" 2>"$WORK/err" || RC=$?
+check "a piped 'n' refuses with exit 2 (was $RC)" [ "$RC" -eq 2 ]
+assert_contains "a piped 'n': kubeadm's message" "$(cat "$WORK/err")" \
+  "won't proceed; the user didn't answer (Y|y) in order to continue"
+assert_eq "piped 'n': nothing changed" "$BEFORE" "$(tree_fingerprint "$R")"
+# As in kubeadm, an answer on a pipe is an answer: `echo y | kkadm reset` resets.
+RC=0; echo y | timeout 60 "$KKADM" --rootfs "$R" reset >"$WORK/out" 2>"$WORK/err" || RC=$?
+check "a piped 'y' confirms (exit $RC: $(tail -2 "$WORK/err"))" [ "$RC" -eq 0 ] || [ "$RC" -eq 1 ]
+assert_contains "a piped 'y': the reset ran" "$(cat "$WORK/out")" "[reset] Deleting contents of"
+check "a piped 'y': the node changed" [ "$BEFORE" != "$(tree_fingerprint "$R")" ]
 
 # ---- 6. real mounts, in a private mount namespace ----------------------------------------------
 R=$WORK/node6; make_node "$R"

@@ -22,20 +22,20 @@ Status ConfirmReset(util::Terminal& terminal, util::Printer& out) {
   out.Line(
       "reset",
       "WARNING: Changes made to this host by 'kubeadm init' or 'kubeadm join' will be reverted.");
-  if (!terminal.StdinIsTerminal()) {
-    return FailedPrecondition(
-        "won't proceed: standard input is not a terminal, so the confirmation cannot be asked; "
-        "use --force (-f) to reset without prompting");
-  }
+  // As kubeadm, the answer is read from standard input whatever it is, so `echo y | kkadm reset`
+  // confirms; an empty or closed one (</dev/null, cloud-init, systemd) ends the wait at once.
   out.Raw("[reset] Are you sure you want to proceed? [y/N]: ");
   out.stream().flush();
   Result<std::string> answer = terminal.ReadLine();
   if (!answer) out.Raw("\n");
   std::string text = answer ? Trimmed(*answer) : "";
-  if (text != "y" && text != "Y") {
-    return FailedPrecondition("won't proceed; the user didn't answer (Y|y) in order to continue");
+  if (text == "y" || text == "Y") return Status();
+  if (!terminal.StdinIsTerminal() && !answer) {
+    return FailedPrecondition(
+        "won't proceed: standard input is not a terminal and gave no answer; use --force (-f) to "
+        "reset without prompting");
   }
-  return Status();
+  return FailedPrecondition("won't proceed; the user didn't answer (Y|y) in order to continue");
 }
 
 }  // namespace kkadm::phases::preflight

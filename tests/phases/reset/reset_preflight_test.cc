@@ -48,15 +48,25 @@ TEST_F(ResetPreflightTest, AnythingElseAborts) {
   EXPECT_FALSE(preflight::ConfirmReset(terminal_, printer_).ok());
 }
 
-TEST_F(ResetPreflightTest, NoTerminalRefusesAtOnce) {
+// As in kubeadm, `echo y | kkadm reset` confirms.
+TEST_F(ResetPreflightTest, AnAnswerOnAPipeIsAnAnswer) {
   terminal_.is_terminal = false;
-  terminal_.lines = {"y"};  // even a "y" on a pipe is not a confirmation
+  terminal_.lines = {"y"};
+  EXPECT_TRUE(preflight::ConfirmReset(terminal_, printer_).ok());
+  terminal_.lines = {"n"};
+  EXPECT_EQ(preflight::ConfirmReset(terminal_, printer_).message(),
+            "won't proceed; the user didn't answer (Y|y) in order to continue");
+}
+
+// </dev/null, cloud-init: the prompt, then at once a refusal that names --force.
+TEST_F(ResetPreflightTest, NoTerminalAndNoAnswerRefusesAtOnce) {
+  terminal_.is_terminal = false;
   Status s = preflight::ConfirmReset(terminal_, printer_);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
-  EXPECT_THAT(s.message(), HasSubstr("not a terminal"));
+  EXPECT_THAT(s.message(), HasSubstr("not a terminal and gave no answer"));
   EXPECT_THAT(s.message(), HasSubstr("--force"));
-  EXPECT_EQ(terminal_.reads, 0);
-  EXPECT_EQ(Output(), kWarning);
+  EXPECT_EQ(terminal_.reads, 1);
+  EXPECT_EQ(Output(), std::string(kWarning) + kPrompt + "\n");
 }
 
 TEST_F(ResetPreflightTest, PhaseRunsTheRootCheckAfterTheAnswer) {
