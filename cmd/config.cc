@@ -105,7 +105,8 @@ void AddConfigCommand(CLI::App& parent, CommandContext& context) {
                     "A comma-separated list for component config API objects to print the default "
                     "values for. "
                     "Available values: [KubeletConfiguration KubeProxyConfiguration]")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->allow_extra_args(false);
   }
   init->callback([&context, options] { context.status = PrintInitDefaults(*options, context); });
   join->callback([&context, options] { context.status = PrintJoinDefaults(*options, context); });

@@ -15,9 +15,10 @@ namespace kkadm::cmd {
 struct GlobalOptions {
   int verbosity = 0;
   std::string rootfs;  // "" = the machine's own root
-  // --help-all is on the command line: its help lists every phase subcommand, which are otherwise
-  // built only when `phase` is parsed (workflow::BindOptions::phase_commands_now).
-  bool help_all = false;
+  // Every phase subcommand is built before parsing, rather than only when `phase` is parsed
+  // (workflow::BindOptions::phase_commands_now): for --help-all, `kkadm help` and
+  // `kkadm completion`, which show commands without parsing into them.
+  bool all_commands_now = false;
 };
 
 struct CommandContext {

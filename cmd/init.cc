@@ -25,6 +25,7 @@
 #include "app/phases/init/wait_control_plane_phase.h"
 #include "app/phases/preflight/run_checks.h"
 #include "app/util/machine_real.h"
+#include "app/util/suggestions.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
 #include "cmd/root.h"
@@ -58,6 +59,7 @@ InitCommand::InitCommand(CommandContext& context)
       runner_(InitPhases(data_)) {
   RegisterInitFlags(flags_, options_);
   runner_.SetDataInitializer([this] { return MakeInitData(); });
+  runner_.SetUnknownNameHint(util::DidYouMeanHint);
 }
 
 void InitCommand::Bind(CLI::App& parent) {
@@ -68,7 +70,7 @@ void InitCommand::Bind(CLI::App& parent) {
       "Phases can be run alone with 'kkadm init phase <name>' and left out with --skip-phases.");
   workflow::BindOptions options;
   options.use = "init";
-  options.phase_commands_now = context_.global.help_all;
+  options.phase_commands_now = context_.global.all_commands_now;
   options.on_done = [this](const Status& s, const std::string& phase) {
     Done(SyncNodeFiles(host_.get(), s), phase);
   };

@@ -18,6 +18,7 @@
 #include "app/phases/preflight/run_checks.h"
 #include "app/util/file_system_real.h"
 #include "app/util/machine_real.h"
+#include "app/util/suggestions.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
 #include "cmd/root.h"
@@ -80,6 +81,7 @@ JoinCommand::JoinCommand(CommandContext& context)
       runner_(JoinPhases(data_)) {
   RegisterJoinFlags(flags_, options_);
   runner_.SetDataInitializer([this] { return MakeJoinData(); });
+  runner_.SetUnknownNameHint(util::DidYouMeanHint);
 }
 
 void JoinCommand::Bind(CLI::App& parent) {
@@ -88,7 +90,7 @@ void JoinCommand::Bind(CLI::App& parent) {
   cmd->description(kJoinLong);
   workflow::BindOptions options;
   options.use = "join [api-server-endpoint | join-token]";
-  options.phase_commands_now = context_.global.help_all;
+  options.phase_commands_now = context_.global.all_commands_now;
   options.on_done = [this, cmd](const Status& outcome, const std::string& phase) {
     Status s = SyncNodeFiles(host_.get(), outcome);
     if (s.ok() && cmd->got_subcommand("phase")) return;  // one phase: no banner

@@ -15,6 +15,7 @@
 #include "app/phases/reset/remove_etcd_member_phase.h"
 #include "app/util/machine_real.h"
 #include "app/util/network.h"
+#include "app/util/suggestions.h"
 #include "app/util/terminal_real.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
@@ -48,6 +49,7 @@ ResetCommand::ResetCommand(CommandContext& context, ResetSeams seams)
       runner_(ResetPhases(data_)) {
   RegisterResetFlags(flags_, options_);
   runner_.SetDataInitializer([this] { return MakeResetData(); });
+  runner_.SetUnknownNameHint(util::DidYouMeanHint);
 }
 
 void ResetCommand::Bind(CLI::App& parent) {
@@ -61,7 +63,7 @@ void ResetCommand::Bind(CLI::App& parent) {
       "Phases can be run alone with 'kkadm reset phase <name>' and left out with --skip-phases.");
   workflow::BindOptions options;
   options.use = "reset";
-  options.phase_commands_now = context_.global.help_all;
+  options.phase_commands_now = context_.global.all_commands_now;
   options.on_done = [this](const Status& s, const std::string& phase) {
     Done(SyncNodeFiles(host_.get(), s), phase);
   };

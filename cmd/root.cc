@@ -2,18 +2,24 @@
 #include "cmd/root.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
-#include <string_view>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "app/util/machine_real.h"
 #include "app/util/printer.h"
+#include "cmd/command_tree.h"
+#include "cmd/completion.h"
 #include "cmd/config.h"
 #include "cmd/context.h"
+#include "cmd/help.h"
 #include "cmd/host_factory.h"
 #include "cmd/images.h"
 #include "cmd/init.h"
@@ -41,8 +47,12 @@ int ExitCodeFor(const Status& status) {
 
 void SetUpLogging(int verbosity) {
   // Logs go to stderr, like klog's: stdout carries only what a command prints for scripts
-  // (`TOKEN=$(kkadm token create)` must get the token alone at any verbosity).
-  spdlog::set_default_logger(spdlog::stderr_color_mt("kkadm"));
+  // (`TOKEN=$(kkadm token create)` must get the token alone at any verbosity). Coloured on a
+  // terminal unless NO_COLOR is set to anything (no-color.org).
+  const char* no_color = std::getenv("NO_COLOR");
+  spdlog::set_default_logger(no_color != nullptr && *no_color != '\0'
+                                 ? spdlog::stderr_logger_mt("kkadm")
+                                 : spdlog::stderr_color_mt("kkadm"));
   // -v 0..1: warnings; 2..4: info; 5+: debug (kubeadm's klog levels, roughly).
   spdlog::set_pattern("%^%L%m%d %H:%M:%S.%f%$ %v");
   spdlog::set_level(verbosity >= 5   ? spdlog::level::debug
@@ -71,15 +81,48 @@ HostProvider TokenHost(CommandContext& context) {
   };
 }
 
+// True when the command line asks for help on every command or for the whole tree (--help-all,
+// `kkadm help ...`, `kkadm completion ...`): the phase subcommands must exist before parsing.
+bool WantsAllCommands(const std::vector<std::string>& args) {
+  for (const std::string& arg : args) {
+    if (arg == "--help-all") return true;
+  }
+  // The first word that is not a global flag or its value names the command.
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "-v" || args[i] == "--v" || args[i] == "--rootfs") {
+      ++i;
+    } else if (args[i].rfind('-', 0) != 0) {
+      return args[i] == "help" || args[i] == "completion";
+    }
+  }
+  return false;
+}
+
+// A parse error: cobra's "unknown command" (exit 1, as kubeadm) when a word names no command,
+// else CLI11's message on one line, as every other bad input (exit 3).
+int ParseFailure(CLI::App& app, const std::vector<std::string>& args, const CLI::ParseError& e,
+                 std::ostream& err) {
+  if (std::optional<UnknownCommand> unknown = FindUnknownCommand(app, args)) {
+    std::string message = UnknownCommandMessage(*unknown);
+    err << "error: " << message << (message.back() == '\n' ? "" : "\n");
+    return kExitError;
+  }
+  err << "error: " << e.what() << '\n';
+  return kExitValidation;
+}
+
 }  // namespace
 
 int Main(int argc, char** argv) {
   CommandContext context(std::cout, std::cerr);
   context.release_versions = ReleaseVersionsFromEnvironment(util::RealMachine());
-  context.global.help_all = std::any_of(
-      argv + 1, argv + argc, [](const char* arg) { return std::string_view(arg) == "--help-all"; });
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  context.global.all_commands_now = WantsAllCommands(args);
   CLI::App app("kkadm: easily bootstrap a secure Kubernetes cluster, phase by phase", "kkadm");
   app.require_subcommand(1);
+  // Inherited by every subcommand: a flag it does not know goes up to its parent, so the global
+  // flags below parse anywhere (`kkadm token list --rootfs /mnt/node`), as cobra's persistent ones.
+  app.fallthrough();
   app.set_help_all_flag("--help-all", "Show help for every command");
   app.add_option("-v,--v", context.global.verbosity, "Number for the log level verbosity")
       ->check(CLI::Range(0, 10));
@@ -97,6 +140,9 @@ int Main(int argc, char** argv) {
   AddImagesCommand(*app.get_subcommand("config"), context);
   AddTokenCommand(app, context, TokenHost(context));
   AddVersionCommand(app, context);
+  AddCompletionCommand(app, context);
+  AddHelpCommand(app, context);
+  ShowGlobalFlagsInHelp(app);
 
   if (!context.status.ok()) {
     // A command could not be set up: a bug in kkadm, not in the user's input.
@@ -109,9 +155,7 @@ int Main(int argc, char** argv) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) {
       return app.exit(e, context.out, context.err);
     }
-    // One line, like every other bad input; `--help` is a flag away.
-    context.err << "error: " << e.what() << '\n';
-    return kExitValidation;
+    return ParseFailure(app, args, e, context.err);
   }
   if (!context.status.ok()) {
     const std::string& message = context.status.message();

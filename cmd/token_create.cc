@@ -211,13 +211,16 @@ void AddTokenCreateCommand(CLI::App& token, CommandContext& context,
                    "The duration before the token is automatically deleted (e.g. 1s, 2m, 3h). "
                    "If set to '0', the token will never expire")
       ->capture_default_str();
+  // One argument per occurrence, as pflag's: `--usages a,b TOKEN` leaves TOKEN alone.
   create->add_option("--usages", opts->usages, "Describes the ways in which this token can be used")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->capture_default_str();
   create
       ->add_option("--groups", opts->groups,
                    "Extra groups that this token will authenticate as when used for authentication")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->capture_default_str();
   create->add_option("--description", opts->description,
                      "A human friendly description of how this token is used");

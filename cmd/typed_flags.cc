@@ -21,8 +21,10 @@ void AddListFlag(workflow::FlagSet& flags, const std::string& name,
       if (!target) target.emplace();
       target->insert(target->end(), values.begin(), values.end());
     };
+    // One argument per occurrence, as pflag's: `--name a,b POSITIONAL` leaves POSITIONAL alone.
     return app.add_option_function<std::vector<std::string>>("--" + name, append, help)
-        ->delimiter(',');
+        ->delimiter(',')
+        ->allow_extra_args(false);
   });
 }
 

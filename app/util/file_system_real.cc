@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -247,6 +248,7 @@ Result<std::string> RealFileSystem::ReadFile(const std::string& path) const {
 
 Status RealFileSystem::WriteFile(const std::string& path, std::string_view data, unsigned mode) {
   const std::string host_path = ToHost(path);
+  spdlog::debug("writing {} ({} bytes, mode {:04o})", host_path, data.size(), mode);
   // An earlier write of it is finished first; if that failed, this one replaces it.
   static_cast<void>(Settle(host_path));
   const std::string dir = ParentOf(host_path);
@@ -324,6 +326,7 @@ Result<std::vector<std::string>> RealFileSystem::ListDir(const std::string& path
 
 Status RealFileSystem::Remove(const std::string& path) {
   const std::string host_path = ToHost(path);
+  spdlog::debug("removing {}", host_path);
   // Waits only: a failed write of what is to go is still Sync's to report.
   static_cast<void>(Settle(host_path));
   if (::unlink(host_path.c_str()) == 0 || errno == ENOENT) return Status();

@@ -81,8 +81,10 @@ CLI::Option* AddLocalFlag(CLI::App& app, const LocalFlag& flag) {
   if (auto* text = std::get_if<std::string*>(&flag.target)) {
     return app.add_option(name, **text, flag.help);
   }
+  // One argument per occurrence, as pflag's: `--name a,b POSITIONAL` leaves POSITIONAL alone.
   return app.add_option(name, *std::get<std::vector<std::string>*>(flag.target), flag.help)
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
 }
 
 // Adds to app the local flags of entries [begin, end), each name once; returns the copies needed
@@ -246,7 +248,8 @@ Status Bind(CLI::App& cmd, const std::shared_ptr<Binding>& binding) {
   main_flags->option_defaults()->group("Flags");
   binding->flags.AddAll(*main_flags);
   main_flags->add_option("--skip-phases", binding->skip_phases, "List of phases to be skipped")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
 
   CLI::App* phase_command = cmd.add_subcommand(
       "phase", "Use this command to invoke single phase of the " + cmd.get_name() + " workflow");

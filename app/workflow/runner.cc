@@ -116,8 +116,10 @@ std::optional<std::size_t> Runner::Find(const std::string& path) const {
 }
 
 Status Runner::InvalidPhaseName(const std::string& name) const {
+  const std::vector<std::string> paths = AllPaths();
   return InvalidArgument("invalid phase name: " + name +
-                         "; valid phase names are: " + Join(AllPaths(), ", "));
+                         (unknown_name_hint_ ? unknown_name_hint_(name, paths) : "") +
+                         "; valid phase names are: " + Join(paths, ", "));
 }
 
 Result<std::vector<bool>> Runner::SelectPhases(const RunOptions& options) const {

@@ -43,14 +43,20 @@ class Runner {
   void SetDataInitializer(std::function<Status()> initializer);
   Status InitData();
 
+  // What an "invalid phase name" error adds right after the name, e.g. kkadm's "(did you mean
+  // ...)" from the valid names; unset adds nothing. (The engine keeps no text rules of its own.)
+  using UnknownNameHint =
+      std::function<std::string(const std::string& name, const std::vector<std::string>& valid)>;
+  void SetUnknownNameHint(UnknownNameHint hint) { unknown_name_hint_ = std::move(hint); }
+
   // Runs the selected phases in order. Before anything runs: the filter path and every skip name
-  // must be existing full paths (else InvalidArgument "invalid phase name: <name>; valid phase
-  // names are: a, a/b, ..."; "<parent>/all" is also accepted as a skip name and skips nothing, as
-  // in kubeadm), and every dependency of a selected phase must be the raw name of a selected phase
-  // visited earlier (else InvalidArgument "unresolved dependencies:\n\tmissing [x y] phase(s)
-  // needed by "<name>" phase"). Then data is initialised, every selected phase's check is called
-  // (error -> "error execution phase <path>: <cause>", and no phase runs), then its prepare, and
-  // for each selected phase run_if (error
+  // must be existing full paths (else InvalidArgument "invalid phase name: <name>[<hint>]; valid
+  // phase names are: a, a/b, ..."; "<parent>/all" is also accepted as a skip name and skips
+  // nothing, as in kubeadm), and every dependency of a selected phase must be the raw name of a
+  // selected phase visited earlier (else InvalidArgument "unresolved dependencies:\n\tmissing [x y]
+  // phase(s) needed by "<name>" phase"). Then data is initialised, every selected phase's check is
+  // called (error -> "error execution phase <path>: <cause>", and no phase runs), then its prepare,
+  // and for each selected phase run_if (error
   // -> "error execution run condition for phase <path>: <cause>"; false -> skipped) and run (error
   // -> "error execution phase <path>: <cause>", same StatusCode). The first failure stops the run;
   // nothing is rolled back.
@@ -94,6 +100,7 @@ class Runner {
   std::function<Status()> initializer_;
   std::optional<Status> init_status_;  // set once the initializer ran
   std::string failed_phase_;
+  UnknownNameHint unknown_name_hint_;
 };
 
 }  // namespace kkadm::workflow

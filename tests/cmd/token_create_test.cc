@@ -96,6 +96,16 @@ TEST_F(TokenCreateTest, PrintsAJoinTokenForTheNewToken) {
   EXPECT_EQ(status_.message(), "a token with id \"abcdef\" already exists");
 }
 
+// As pflag's, a list flag takes one argument: the token after it is the positional.
+TEST_F(TokenCreateTest, TokenAfterAListFlagIsTheToken) {
+  PutClusterConfiguration("");
+  ASSERT_EQ(Run({"token", "create", "--usages", "signing,authentication", "--groups",
+                 "system:bootstrappers:kubeadm:default-node-token", kToken}),
+            0)
+      << status_.message();
+  EXPECT_EQ(Printed().bootstrap_token, kToken);
+}
+
 TEST_F(TokenCreateTest, ControlPlaneEndpointComesFirst) {
   PutClusterConfiguration("controlPlaneEndpoint: lb.example.com\n");
   ASSERT_EQ(Run({"token", "create", kToken}), 0) << status_.message();

@@ -100,8 +100,13 @@ grep -qF -- "--kubeconfig=/etc/kubernetes/kubelet.conf --config=/var/lib/kubelet
 
 # Re-running rewrites identical files and leaves the kubelet running.
 sum=$(cd "$R" && sha256sum var/lib/kubelet/* etc/systemd/system/kubelet.service.d/10-kkadm.conf)
-PATH="$BIN:$PATH" "$KKADM" init phase kubelet-start --rootfs "$R" --node-name node-e2e \
+PATH="$BIN:$PATH" "$KKADM" -v 5 init phase kubelet-start --rootfs "$R" --node-name node-e2e \
   --cri-socket unix:///var/run/containerd/containerd.sock >"$BASE/out" 2>&1 || fail "second run failed"
+# -v 5 names the systemd job kkadm waited for and how it ended.
+grep -qE "systemd (Re)?[Ss]tartUnit kubelet.service: job /org/freedesktop/systemd1/job/[0-9]+" \
+  "$BASE/out" || fail "-v 5 does not name the systemd job: $(cat "$BASE/out")"
+grep -qE "systemd job /org/freedesktop/systemd1/job/[0-9]+ ended: done" "$BASE/out" \
+  || fail "-v 5 does not say how the job ended"
 [ "$sum" = "$(cd "$R" && sha256sum var/lib/kubelet/* etc/systemd/system/kubelet.service.d/10-kkadm.conf)" ] \
   || fail "files changed on re-run"
 [ "$(prop org.freedesktop.systemd1.Unit ActiveState)" = 's "active"' ] || fail "kubelet not active after re-run"

@@ -106,14 +106,14 @@ TEST(KubeconfigTest, KubectlReadsIt) {
   auto r =
       kkadm::testing::RunCommand("kubectl config view --kubeconfig " + path + " --raw -o json");
   ASSERT_EQ(r.exit_code, 0) << r.out;
-  auto json = nlohmann::json::parse(r.out);
-  EXPECT_EQ(json["current-context"], "system:node:node-1@kubernetes");
-  EXPECT_EQ(json["clusters"][0]["cluster"]["server"], "https://127.0.0.1:6443");
+  auto view = nlohmann::json::parse(r.out);
+  EXPECT_EQ(view["current-context"], "system:node:node-1@kubernetes");
+  EXPECT_EQ(view["clusters"][0]["cluster"]["server"], "https://127.0.0.1:6443");
   EXPECT_EQ(*Base64Decode(
-                json["clusters"][0]["cluster"]["certificate-authority-data"].get<std::string>()),
+                view["clusters"][0]["cluster"]["certificate-authority-data"].get<std::string>()),
             kCa);
-  EXPECT_EQ(json["users"][0]["name"], "system:node:node-1");
-  EXPECT_EQ(*Base64Decode(json["users"][0]["user"]["client-key-data"].get<std::string>()), "KEY\n");
+  EXPECT_EQ(view["users"][0]["name"], "system:node:node-1");
+  EXPECT_EQ(*Base64Decode(view["users"][0]["user"]["client-key-data"].get<std::string>()), "KEY\n");
 }
 
 }  // namespace

@@ -79,6 +79,19 @@ TEST(RunnerTest, RejectsUnknownNamesListingValidOnes) {
   }
 }
 
+TEST(RunnerTest, UnknownNameHintFollowsTheName) {
+  auto log = std::make_shared<Log>();
+  Runner runner(Tree(log));
+  runner.SetUnknownNameHint([](const std::string& name, const std::vector<std::string>& valid) {
+    return " <" + name + " among " + std::to_string(valid.size()) + ">";
+  });
+  Status status = runner.Run(RunOptions{std::nullopt, {"Foo"}});
+  EXPECT_EQ(status.message(),
+            "invalid phase name: Foo <Foo among 6>; valid phase names are: foo, foo/bar, foo/baz, "
+            "qux, qux/quux, qux/quux/corge");
+  EXPECT_TRUE(log->empty());
+}
+
 TEST(RunnerTest, ChecksDependenciesBeforeRunningAnything) {
   struct Case {
     std::string name;

@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include "app/util/ascii.h"
+#include "app/util/strings.h"
+#include "app/util/suggestions.h"
 
 namespace kkadm::phases::preflight {
 namespace {
@@ -81,6 +83,20 @@ bool IsKnownCheckName(const std::string& name) {
   return false;
 }
 
+namespace {
+
+// The name, the known names close to it, and every name a check can have.
+Status UnknownCheckName(const std::string& name) {
+  const std::vector<std::string> known(KnownCheckNames().begin(), KnownCheckNames().end());
+  return InvalidArgument(
+      "ignore-preflight-errors: unknown pre-flight check \"" + name + "\"" +
+      util::DidYouMeanHint(name, known) + "; known checks: " + util::Join(known, ", ") +
+      ", port-<port>, fileavailable-<path>, diravailable-<path>, filecontent-<path>, "
+      "fileexisting-<path>");
+}
+
+}  // namespace
+
 Result<std::set<std::string>> ParseIgnorePreflightErrors(
     const std::vector<std::string>& flag_values, const std::vector<std::string>& config_values) {
   std::set<std::string> names;
@@ -90,10 +106,7 @@ Result<std::set<std::string>> ParseIgnorePreflightErrors(
       for (std::string item; std::getline(items, item, ',');) {
         item = util::AsciiToLower(util::TrimSpace(item));
         if (item.empty()) continue;
-        if (!IsKnownCheckName(item)) {
-          return InvalidArgument("ignore-preflight-errors: unknown pre-flight check \"" + item +
-                                 "\"");
-        }
+        if (!IsKnownCheckName(item)) return UnknownCheckName(item);
         names.insert(item);
       }
     }

@@ -1,6 +1,8 @@
 // Health polling for wait-control-plane (see wait.h).
 #include "app/phases/waitcontrolplane/wait.h"
 
+#include <spdlog/spdlog.h>
+
 #include <cstdint>
 
 namespace kkadm::phases {
@@ -82,6 +84,8 @@ Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
     const auto now = clock.Now();
     if (status.ok()) return std::chrono::duration_cast<std::chrono::nanoseconds>(now - start);
     if (now >= deadline) return Unavailable(status.message());
+    spdlog::debug("not healthy yet, probing again in {} ms: {}", interval.count(),
+                  status.message());
     // Never sleep past the deadline: the last probe happens at it.
     clock.Sleep(
         std::min(interval, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) +

@@ -117,7 +117,20 @@ TEST(PreflightIgnoreListTest, UnknownNameIsInvalidArgument) {
   auto names = ParseIgnorePreflightErrors({"NumCPU,NoSuchCheck"}, {});
   ASSERT_FALSE(names.has_value());
   EXPECT_EQ(names.error().code(), StatusCode::kInvalidArgument);
-  EXPECT_THAT(names.error().message(), ::testing::HasSubstr("\"nosuchcheck\""));
+  EXPECT_THAT(names.error().message(),
+              ::testing::HasSubstr("\"nosuchcheck\"; known checks: all, "));
+}
+
+TEST(PreflightIgnoreListTest, UnknownNameSuggestsTheCloseOnes) {
+  auto names = ParseIgnorePreflightErrors({"Swp"}, {});
+  ASSERT_FALSE(names.has_value());
+  EXPECT_THAT(names.error().message(),
+              ::testing::StartsWith("ignore-preflight-errors: unknown pre-flight check \"swp\" "
+                                    "(did you mean \"swap\"?); known checks: all, cri, "));
+  EXPECT_THAT(names.error().message(),
+              ::testing::EndsWith(", port-<port>, fileavailable-<path>, "
+                                  "diravailable-<path>, filecontent-<path>, "
+                                  "fileexisting-<path>"));
 }
 
 TEST(PreflightIgnoreListTest, AllWithIndividualNamesIsInvalidArgument) {
