@@ -55,6 +55,12 @@ scenario_no_forwarding() { DOC_FORWARD=0; }
 scenario_port_in_use() { DOC_LISTEN=6443; }
 # Not root.
 scenario_not_root() { DOC_AS_USER=65534; chmod 0711 "$WORK"; }
+# No kubelet installed: kkadm runs without the sandbox node's kubelet in PATH, so the unit it
+# writes starts /usr/bin/kubelet, which is not there.
+scenario_no_kubelet() {
+  DOC_NO_KUBELET=1
+  [ ! -e /usr/bin/kubelet ] || doc_fail "this machine has a /usr/bin/kubelet: no kubelet to miss"
+}
 # A PATH without iptables: its check is not ignored.
 scenario_no_iptables() {
   DOC_IGNORES=(CRI)

@@ -22,7 +22,7 @@ doc_error() { DOC_WHERE=$1; doc_fail "$2"; }
 
 doc_block() {  # WHERE ATTRS
   DOC_WHERE=$1 DOC_NODE='' DOC_EXIT=0 DOC_SCENARIO='' DOC_AS_USER='' DOC_LISTEN=- DOC_FORWARD=1
-  DOC_IGNORES=("${DOC_MACHINE_IGNORES[@]}") DOC_PATH=$PATH
+  DOC_IGNORES=("${DOC_MACHINE_IGNORES[@]}") DOC_PATH=$PATH DOC_NO_KUBELET=''
   local attr
   for attr in $2; do
     case $attr in
@@ -147,6 +147,9 @@ doc_kkadm() {
   if [ "$DOC_NODE" = scratch ]; then
     unshare -n -u -m --propagation private bash "$DOC_LIB/doc_scratch.sh" scratch-node \
       "$DOC_FORWARD" "$DOC_LISTEN" -- "${cmd[@]}" "$KKADM" --rootfs "$DOC_ROOT" "${args[@]}"
+  elif [ -n "$DOC_NO_KUBELET" ]; then  # node_kkadm_on without the node's kubelet in PATH
+    KKADM_SYSTEM_BUS_ADDRESS=$(node_bus "$DOC_NODE") \
+      node_exec_on "$DOC_NODE" "$KKADM" --rootfs "$(node_root "$DOC_NODE")" "${args[@]}"
   else
     node_kkadm_on "$DOC_NODE" "${args[@]}"
   fi
