@@ -36,6 +36,30 @@ class GlobalFlagsFormatter final : public CLI::Formatter {
   const CLI::App& root_;
 };
 
+// Wraps `owner`'s formatter: its own help starts with `long_text` instead of its one-line
+// description (the commands built below it inherit the wrapper and are left as they are).
+class LongDescriptionFormatter final : public CLI::Formatter {
+ public:
+  LongDescriptionFormatter(std::shared_ptr<CLI::FormatterBase> inner, const CLI::App& owner,
+                           std::string long_text)
+      : inner_(std::move(inner)), owner_(owner), long_text_(std::move(long_text)) {}
+
+  std::string make_help(const CLI::App* app, std::string name,
+                        CLI::AppFormatMode mode) const override {
+    std::string help = inner_->make_help(app, std::move(name), mode);
+    const std::string& summary = app->get_description();
+    if (app != &owner_ || mode != CLI::AppFormatMode::Normal || help.rfind(summary, 0) != 0) {
+      return help;
+    }
+    return help.replace(0, summary.size(), long_text_);
+  }
+
+ private:
+  std::shared_ptr<CLI::FormatterBase> inner_;
+  const CLI::App& owner_;
+  std::string long_text_;
+};
+
 void WrapFormatters(CLI::App& app, const CLI::App& root) {
   for (CLI::App* sub : NamedSubcommands(app)) {
     sub->formatter(std::make_shared<GlobalFlagsFormatter>(sub->get_formatter(), root));
@@ -58,6 +82,11 @@ std::string HelpOf(const CLI::App& command) {
 }
 
 }  // namespace
+
+void DescribeCommand(CLI::App& command, std::string long_text) {
+  command.formatter(std::make_shared<LongDescriptionFormatter>(command.get_formatter(), command,
+                                                               std::move(long_text)));
+}
 
 void AddHelpCommand(CLI::App& root, CommandContext& context) {
   auto words = std::make_shared<std::vector<std::string>>();

@@ -8,6 +8,10 @@
 
 namespace kkadm::cmd {
 
+// Gives `command` kubeadm's two texts: the description it was added with stays the one line in
+// its parent's list of commands; `long_text` replaces it at the top of its own help.
+void DescribeCommand(CLI::App& command, std::string long_text);
+
 // Adds `help [command...]` under root: the named command's help (as its --help prints it), or
 // cobra's "Unknown help topic [`<words>`]" and the root's help.
 void AddHelpCommand(CLI::App& root, CommandContext& context);

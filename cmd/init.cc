@@ -28,6 +28,7 @@
 #include "app/util/suggestions.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
+#include "cmd/help.h"
 #include "cmd/root.h"
 
 namespace kkadm::cmd {
@@ -65,9 +66,6 @@ InitCommand::InitCommand(CommandContext& context)
 void InitCommand::Bind(CLI::App& parent) {
   CLI::App* cmd = parent.add_subcommand(
       "init", "Run this command in order to set up the Kubernetes control plane");
-  cmd->description(
-      "Run this command in order to set up the Kubernetes control plane.\n"
-      "Phases can be run alone with 'kkadm init phase <name>' and left out with --skip-phases.");
   workflow::BindOptions options;
   options.use = "init";
   options.phase_commands_now = context_.global.all_commands_now;
@@ -80,6 +78,11 @@ void InitCommand::Bind(CLI::App& parent) {
   if (Status s = workflow::BindToCommand(*cmd, runner_, flags_, std::move(options)); !s.ok()) {
     context_.status = s;
   }
+  // After binding, which sets the command's formatter.
+  DescribeCommand(
+      *cmd,
+      "Run this command in order to set up the Kubernetes control plane.\n"
+      "Phases can be run alone with 'kkadm init phase <name>' and left out with --skip-phases.");
 }
 
 Status InitCommand::MakeInitData() {

@@ -21,6 +21,7 @@
 #include "app/util/suggestions.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
+#include "cmd/help.h"
 #include "cmd/root.h"
 
 namespace kkadm::cmd {
@@ -87,7 +88,6 @@ JoinCommand::JoinCommand(CommandContext& context)
 void JoinCommand::Bind(CLI::App& parent) {
   CLI::App* cmd =
       parent.add_subcommand("join", "Run this on any machine you wish to join an existing cluster");
-  cmd->description(kJoinLong);
   workflow::BindOptions options;
   options.use = "join [api-server-endpoint | join-token]";
   options.phase_commands_now = context_.global.all_commands_now;
@@ -102,6 +102,8 @@ void JoinCommand::Bind(CLI::App& parent) {
   if (Status s = workflow::BindToCommand(*cmd, runner_, flags_, std::move(options)); !s.ok()) {
     context_.status = s;
   }
+  // After binding, which sets the command's formatter.
+  DescribeCommand(*cmd, kJoinLong);
 }
 
 Status JoinCommand::UseAdminConfWithoutDiscovery() {

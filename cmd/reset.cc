@@ -19,6 +19,7 @@
 #include "app/util/terminal_real.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
+#include "cmd/help.h"
 #include "cmd/reset_summary.h"
 #include "cmd/root.h"
 
@@ -56,11 +57,6 @@ void ResetCommand::Bind(CLI::App& parent) {
   command_ = parent.add_subcommand(
       "reset",
       "Performs a best effort revert of changes made to this host by 'kkadm init' or 'kkadm join'");
-  command_->description(
-      "Performs a best effort revert of changes made to this host by 'kkadm init' or 'kkadm "
-      "join'.\n"
-      "Whatever cannot be undone is listed at the end, and the exit code is then 1.\n"
-      "Phases can be run alone with 'kkadm reset phase <name>' and left out with --skip-phases.");
   workflow::BindOptions options;
   options.use = "reset";
   options.phase_commands_now = context_.global.all_commands_now;
@@ -73,6 +69,13 @@ void ResetCommand::Bind(CLI::App& parent) {
   if (Status s = workflow::BindToCommand(*command_, runner_, flags_, std::move(options)); !s.ok()) {
     context_.status = s;
   }
+  // After binding, which sets the command's formatter.
+  DescribeCommand(
+      *command_,
+      "Performs a best effort revert of changes made to this host by 'kkadm init' or 'kkadm "
+      "join'.\n"
+      "Whatever cannot be undone is listed at the end, and the exit code is then 1.\n"
+      "Phases can be run alone with 'kkadm reset phase <name>' and left out with --skip-phases.");
 }
 
 Status ResetCommand::MakeResetData() {

@@ -66,6 +66,12 @@ run help help
 assert_eq "kkadm help: exit code" 0 "$RC"
 run root_help --help
 assert_eq "kkadm help is kkadm --help" "$(cat "$WORK/root_help.out")" "$(cat "$WORK/help.out")"
+# As kubeadm's: one line per command in the list, the long text atop the command's own help.
+assert_contains "kkadm --help: join's line" "$(cat "$WORK/root_help.out")" \
+  $'  join                        Run this on any machine you wish to join an existing cluster\n  reset'
+run join_help join --help
+assert_contains "join --help starts with its long text" "$(head -1 "$WORK/join_help.out")" \
+  "When joining a kubeadm initialized cluster, we need to establish bidirectional trust."
 run help_certs help init phase certs apiserver
 run certs_help init phase certs apiserver --help
 assert_eq "help init phase certs apiserver: exit code" 0 "$RC"
