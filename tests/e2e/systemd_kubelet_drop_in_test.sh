@@ -11,36 +11,8 @@ if [ "$(id -u)" != 0 ]; then
   echo "SKIP: booting systemd as PID 1 in namespaces needs root"; exit 77
 fi
 
-LIB="$KKADM_SOURCE_DIR/tests/e2e/lib/sd_boot.sh"
-BASE=$(mktemp -d /tmp/kksd-e2e-XXXXXX)
-# The stand-in kubelet must be visible inside the instance, whose /tmp, /var/tmp, /run and /dev
-# are private: keep it beside the binary unless that is under one of those.
-BIN_PARENT=$(dirname "$(realpath "$KKADM")")
-case "$BIN_PARENT/" in /tmp/*|/var/tmp/*|/run/*|/dev/*) BIN_PARENT=/var/lib ;; esac
-BIN=$(mktemp -d "$BIN_PARENT/kkadm-e2e-bin-XXXXXX")
-R="$BASE/node"
-BOOT=""
-SD=""
-
-cleanup() {
-  if [ -n "$SD" ] && kill -0 "$SD" 2>/dev/null; then
-    kill -s SIGRTMIN+3 "$SD"
-    for _ in $(seq 150); do kill -0 "$BOOT" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$BOOT" 2>/dev/null && kill -s KILL "$SD" 2>/dev/null
-  fi
-  [ -n "$BOOT" ] && { kill "$BOOT" 2>/dev/null; wait "$BOOT" 2>/dev/null; }
-  SD_BOOT_LIB=1 source "$LIB"
-  sd_boot_cleanup_cgroups "$BASE"
-  rm -rf "$BASE" "$BIN"
-}
-trap cleanup EXIT
-
+source "$KKADM_SOURCE_DIR/tests/e2e/lib/sd_instance.sh"
 fail() { echo "FAIL: $*"; [ -f "$BASE/out" ] && cat "$BASE/out"; exit 1; }
-
-export KKADM_SYSTEM_BUS_ADDRESS="unix:path=$BASE/run/dbus/system_bus_socket"
-bus() { DBUS_SYSTEM_BUS_ADDRESS="$KKADM_SYSTEM_BUS_ADDRESS" busctl --system "$@"; }
-UNIT="org.freedesktop.systemd1 /org/freedesktop/systemd1/unit/kubelet_2eservice"
-prop() { bus get-property $UNIT "$1" "$2" 2>&1; }
 kubelet_start() {
   PATH="$BIN:$PATH" "$KKADM" init phase kubelet-start --rootfs "$R" --node-name node-e2e \
     --cri-socket unix:///var/run/containerd/containerd.sock
@@ -84,16 +56,7 @@ ln -s "$BASE/units" "$R/etc/systemd/system"
 printf '#!/bin/sh\necho "$@" > /run/kk-kubelet.args\nexec sleep infinity\n' > "$BIN/kubelet"
 chmod 0755 "$BIN/kubelet"
 
-SD_BOOT_VENDOR_UNITS="$VENDOR" bash "$LIB" "$BASE" >"$BASE/boot.log" 2>&1 &
-BOOT=$!
-for _ in $(seq 100); do
-  [ -z "$SD" ] && SD=$(pgrep -P "$BOOT" -x systemd || true)
-  state=$(bus get-property org.freedesktop.systemd1 /org/freedesktop/systemd1 \
-            org.freedesktop.systemd1.Manager SystemState 2>/dev/null || true)
-  [ "$state" = 's "running"' ] && break
-  sleep 0.1
-done
-[ "$state" = 's "running"' ] || fail "systemd did not boot: $(cat "$BASE/boot.log")"
+SD_BOOT_VENDOR_UNITS="$VENDOR" sd_instance_boot
 
 # Another drop-in setting ExecStart, from a runtime directory, sorting after kubeadm's.
 RUN_DROP_IN=/run/systemd/system/kubelet.service.d/50-runtime.conf
