@@ -4,7 +4,8 @@
 # installing it into a scratch root (its own admin directory, seeded with the host's records of the
 # packages it depends on, so dpkg checks the Depends against real versions; the host's dpkg
 # database is never touched), the installed `kkadm version` printing what the build's does, the
-# docs in place, the binary stripped, and a purge removing it all.
+# docs and the bash, zsh and fish completions in place, the binary stripped, and a purge removing
+# it all.
 source "$(dirname "$0")/lib/common.sh"
 
 BUILD=$(cd "$(dirname "$KKADM")" && pwd)
@@ -68,9 +69,20 @@ for doc in "$KKADM_SOURCE_DIR"/README.md "$KKADM_SOURCE_DIR"/docs/*.md; do
     cmp -s "$doc" "$ROOT/usr/share/doc/kkadm/$(basename "$doc")"
 done
 
+# The completions, where bash-completion, zsh and fish look, are the installed binary's own.
+SHARE=$ROOT/usr/share
+for pair in bash:bash-completion/completions/kkadm zsh:zsh/vendor-completions/_kkadm \
+  fish:fish/vendor_completions.d/kkadm.fish; do
+  check "installed /usr/share/${pair#*:} is \`kkadm completion ${pair%%:*}\`" \
+    cmp -s <("$INSTALLED" completion "${pair%%:*}") "$SHARE/${pair#*:}"
+done
+check "bash registers the installed completion for kkadm" \
+  bash -c "source '$SHARE/bash-completion/completions/kkadm' && complete -p kkadm >/dev/null"
+
 # ---- purge ----
 dpkg_root --purge kkadm >"$WORK/purge.log" 2>&1 || { cat "$WORK/purge.log"; fail "dpkg --purge"; }
 check "purge removed /usr/bin/kkadm" test ! -e "$INSTALLED"
 check "purge removed /usr/share/doc/kkadm" test ! -e "$ROOT/usr/share/doc/kkadm"
+check "purge removed the bash completion" test ! -e "$SHARE/bash-completion/completions/kkadm"
 assert_eq "the host's dpkg database" "$HOST_DB_BEFORE" "$(sha256sum /var/lib/dpkg/status)"
 finish
