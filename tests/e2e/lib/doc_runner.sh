@@ -50,10 +50,9 @@ doc_block() {  # WHERE ATTRS
 doc_block_end() { DOC_NODE=''; }  # a block's settings end with it
 
 doc_file() {  # WHERE NAME CONTENT: placeholders are replaced as in command lines
-  local content
   [[ "$2" =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] || { doc_fail "bad file name '$2'"; return; }
-  content=$(doc_substitute "$3") || return 0
-  printf '%s\n' "$content" > "$DOC_DIR/$2"
+  doc_substitute "$3" || return 0
+  printf '%s\n' "$DOC_SUBSTITUTED" > "$DOC_DIR/$2"
 }
 
 # Boots the control-plane and the worker node (once), as prepared by docs/getting-started.md: a
@@ -76,7 +75,8 @@ doc_run() {  # WHERE COMMAND EXPECTED
   DOC_WHERE=$1
   [ -n "$DOC_NODE" ] || return 0
   local line rc=0 missing
-  line=$(doc_substitute "$2") || return 0
+  doc_substitute "$2" || return 0
+  line=$DOC_SUBSTITUTED
   doc_runnable "$line" || { doc_fail "the test cannot run: $2"; return 0; }
   DOC_RUNS=$((DOC_RUNS + 1))
   local start
@@ -95,15 +95,16 @@ doc_run() {  # WHERE COMMAND EXPECTED
   doc_capture "$WORK/doc.out"
 }
 
-# The line with its placeholders (<name>) replaced by DOC_VALUES; fails on an unknown one.
-doc_substitute() {  # LINE
-  local line=$1 name
-  while [[ "$line" =~ \<([a-z][a-z0-9-]*)\> ]]; do
+# DOC_SUBSTITUTED: TEXT with its placeholders (<name>) replaced by DOC_VALUES; an unknown one
+# fails the test.
+doc_substitute() {  # TEXT
+  local text=$1 name
+  while [[ "$text" =~ \<([a-z][a-z0-9-]*)\> ]]; do
     name=${BASH_REMATCH[1]}
     [ -n "${DOC_VALUES[$name]:-}" ] || { doc_fail "no value for <$name> in: $1"; return 1; }
-    line=${line//"<$name>"/${DOC_VALUES[$name]}}
+    text=${text//"<$name>"/${DOC_VALUES[$name]}}
   done
-  printf '%s' "$line"
+  DOC_SUBSTITUTED=$text
 }
 
 # Only kkadm and kubectl run (and echo, to answer a question on a pipe): nothing of the host is
