@@ -61,6 +61,27 @@ scenario_no_kubelet() {
   DOC_NO_KUBELET=1
   [ ! -e /usr/bin/kubelet ] || doc_fail "this machine has a /usr/bin/kubelet: no kubelet to miss"
 }
+# A drop-in of the administrator's own sets the kubelet's ExecStart after kkadm's.
+scenario_own_drop_in() {
+  mkdir -p "$DOC_ROOT/etc/systemd/system/kubelet.service.d"
+  printf '[Service]\nExecStart=\nExecStart=/usr/bin/kubelet --my-flags\n' \
+    > "$DOC_ROOT/etc/systemd/system/kubelet.service.d/20-mine.conf"
+}
+# The kubeadm package is installed: its 10-kubeadm.conf, as the package ships it, in /usr/lib.
+scenario_kubeadm_package() {
+  local dir=$DOC_ROOT/usr/lib/systemd/system/kubelet.service.d
+  mkdir -p "$dir"
+  cat > "$dir/10-kubeadm.conf" <<'UNIT'
+# Note: This dropin only works with kubeadm and kubelet v1.11+
+[Service]
+Environment="KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf"
+Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"
+EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env
+EnvironmentFile=-/etc/default/kubelet
+ExecStart=
+ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
+UNIT
+}
 # A PATH without iptables: its check is not ignored.
 scenario_no_iptables() {
   DOC_IGNORES=(CRI)

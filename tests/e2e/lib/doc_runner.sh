@@ -35,7 +35,7 @@ doc_block() {  # WHERE ATTRS
     '') return 0 ;;
     scratch) DOC_SCRATCHES=$((DOC_SCRATCHES + 1)); DOC_ROOT=$WORK/scratch-$DOC_SCRATCHES
              mkdir -p "$DOC_ROOT" ;;
-    "$DOC_CP" | "$DOC_WORKER") doc_sandbox_up || return 1 ;;
+    "$DOC_CP" | "$DOC_WORKER") doc_sandbox_up || return 1; DOC_ROOT=$(node_root "$DOC_NODE") ;;
     *) doc_fail "unknown node '$DOC_NODE' (scratch, $DOC_CP, $DOC_WORKER)"; DOC_NODE='' ;;
   esac
   [ -n "$DOC_SCENARIO" ] || return 0
