@@ -36,13 +36,18 @@ bool ExpectsSubcommand(CLI::App& app) {
   return !NamedSubcommands(app).empty() && !HasPositionals(app);
 }
 
-// True when `arg`, an option, takes the next argument as its value ("--config x", "-v 5"; not
-// "--config=x", "-v5" or a flag).
-bool TakesNextArgument(CLI::App& app, const std::string& arg) {
+// "--config=x" -> "--config", "-v5" -> "-v".
+std::string OptionName(const std::string& arg) {
+  if (arg[1] != '-') return arg.substr(0, 2);
+  return arg.substr(0, arg.find('='));
+}
+
+// True when `arg`, a known option, takes the next argument as its value ("--config x", "-v 5";
+// not "--config=x", "-v5" or a flag).
+bool TakesNextArgument(const CLI::Option& option, const std::string& arg) {
   if (arg.find('=') != std::string::npos) return false;
   if (arg[1] != '-' && arg.size() > 2) return false;
-  const CLI::Option* option = FindOption(app, arg);
-  return option != nullptr && option->get_type_size_max() > 0;
+  return option.get_type_size_max() > 0;
 }
 
 }  // namespace
@@ -72,7 +77,10 @@ std::optional<UnknownCommand> FindUnknownCommand(CLI::App& root,
     const std::string& arg = args[i];
     if (arg == "--") break;
     if (arg.size() > 1 && arg[0] == '-') {
-      if (TakesNextArgument(*app, arg)) ++i;
+      const CLI::Option* option = FindOption(*app, OptionName(arg));
+      // After an unknown flag the next word may be its value: CLI11's message stands.
+      if (option == nullptr) return std::nullopt;
+      if (TakesNextArgument(*option, arg)) ++i;
       continue;
     }
     if (CLI::App* sub = FindSubcommand(*app, arg)) {

@@ -6,7 +6,6 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
-#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -49,10 +48,9 @@ void SetUpLogging(int verbosity) {
   // Logs go to stderr, like klog's: stdout carries only what a command prints for scripts
   // (`TOKEN=$(kkadm token create)` must get the token alone at any verbosity). Coloured on a
   // terminal unless NO_COLOR is set to anything (no-color.org).
-  const char* no_color = std::getenv("NO_COLOR");
-  spdlog::set_default_logger(no_color != nullptr && *no_color != '\0'
-                                 ? spdlog::stderr_logger_mt("kkadm")
-                                 : spdlog::stderr_color_mt("kkadm"));
+  const std::optional<std::string> no_color = util::RealMachine().Getenv("NO_COLOR");
+  spdlog::set_default_logger(no_color && !no_color->empty() ? spdlog::stderr_logger_mt("kkadm")
+                                                            : spdlog::stderr_color_mt("kkadm"));
   // -v 0..1: warnings; 2..4: info; 5+: debug (kubeadm's klog levels, roughly).
   spdlog::set_pattern("%^%L%m%d %H:%M:%S.%f%$ %v");
   spdlog::set_level(verbosity >= 5   ? spdlog::level::debug
@@ -63,12 +61,13 @@ void SetUpLogging(int verbosity) {
 // `kkadm token` runs against the node under --rootfs, known once the command line is parsed: its
 // host is made on the first call and kept for the run.
 HostProvider TokenHost(CommandContext& context) {
-  struct Made {
+  struct TokenHostParts {
     util::RealMachine machine;
     util::Printer printer;
     std::unique_ptr<OwnedHost> host;
   };
-  auto made = std::make_shared<Made>(Made{{}, util::Printer(context.err), nullptr});
+  auto made =
+      std::make_shared<TokenHostParts>(TokenHostParts{{}, util::Printer(context.err), nullptr});
   return [&context, made]() -> Result<util::Host*> {
     if (!made->host) {
       HostOptions options;

@@ -71,15 +71,16 @@ json OutputObject(const config::BootstrapToken& t) {
   return out;
 }
 
-Result<std::unique_ptr<util::KubeClient>> Client(util::Host& host, const std::string& kubeconfig) {
+}  // namespace
+
+Result<std::unique_ptr<util::KubeClient>> TokenApiClient(util::Host& host,
+                                                         const std::string& kubeconfig) {
   return util::KubeClientFromKubeconfigFile(host.net, host.fs, kubeconfig, {.clock = host.clock});
 }
 
-}  // namespace
-
 Status TokenList(const std::string& kubeconfig, const std::string& output, util::Host& host,
                  std::ostream& out, std::ostream& err) {
-  auto client = Client(host, kubeconfig);
+  auto client = TokenApiClient(host, kubeconfig);
   if (!client) return client.error();
   auto list = (*client)->Get("/api/v1/namespaces/kube-system/secrets");
   if (!list) return list.error().Wrap("failed to list bootstrap tokens");
@@ -116,7 +117,7 @@ Status TokenDelete(const std::string& kubeconfig, const std::vector<std::string>
         "missing argument; 'token delete' is missing token of form \"[a-z0-9]{6}\" or "
         "\"[a-z0-9]{6}\\.[a-z0-9]{16}\"");
   }
-  auto client = Client(host, kubeconfig);
+  auto client = TokenApiClient(host, kubeconfig);
   if (!client) return client.error();
   for (const auto& arg : ids_or_tokens) {
     std::string id = arg;

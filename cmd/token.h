@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/util/host.h"
+#include "app/util/kube_client.h"
 #include "app/util/status.h"
 
 namespace kkadm::cmd {
@@ -63,6 +64,11 @@ Status TokenList(const std::string& kubeconfig, const std::string& output, util:
 // Deletes the Secret of each token id or full token, printing `bootstrap token "<id>" deleted`.
 Status TokenDelete(const std::string& kubeconfig, const std::vector<std::string>& ids_or_tokens,
                    util::Host& host, std::ostream& out);
+
+// The API client of the kubeconfig file `kubeconfig` on the host's node (admin.conf by default),
+// for every token command that talks to the cluster.
+Result<std::unique_ptr<util::KubeClient>> TokenApiClient(util::Host& host,
+                                                         const std::string& kubeconfig);
 
 // Adds `token` and its subcommands under `root`.
 void AddTokenCommand(CLI::App& root, CommandContext& context, HostProvider host);

@@ -11,7 +11,6 @@
 #include "app/util/bootstrap_token_syntax.h"
 #include "app/util/crypto.h"
 #include "app/util/duration.h"
-#include "app/util/network.h"
 #include "app/util/printer.h"
 #include "app/util/rfc3339.h"
 #include "cmd/context.h"
@@ -180,8 +179,7 @@ Status TokenCreate(const TokenCreateOptions& options, util::Host& host, std::ost
                    std::ostream& err) {
   auto token = NewToken(options);  // bad flags are refused before any I/O
   if (!token) return token.error();
-  auto client = util::KubeClientFromKubeconfigFile(host.net, host.fs, options.kubeconfig,
-                                                   {.clock = host.clock});
+  auto client = TokenApiClient(host, options.kubeconfig);
   if (!client) return client.error();
   auto plan = MakePlan(options, host, **client, *token, err);
   if (!plan) return plan.error();

@@ -1,6 +1,7 @@
 // ClusterAccess: how a command's phases reach the cluster's API. Each client is made on first use
-// and kept for the run (a failure is returned again on later calls); the command owns the access
-// and every client it hands out. Init's and join's extend it with what only they reach.
+// and kept for the run; a client that could not be made is tried again on the next call (join's
+// admin.conf exists only once control-plane-prepare wrote it). The command owns the access and
+// every client it hands out. Init's and join's extend it with what only they reach.
 #pragma once
 
 #include "app/util/kube_client.h"

@@ -242,9 +242,8 @@ Status SystemdInitSystem::WaitForNewJob(const char* method, const std::string& u
   r = Sd().message_read(reply.get(), "o", &job);
   if (r < 0) return Internal(fmt::format("{} {}: bad reply: {}", method, unit, std::strerror(-r)));
   wait.path = job;
-  spdlog::debug("systemd {} {}: job {}", method, unit, wait.path);
   Status waited = WaitForJob(bus_, wait, job_timeout_, fmt::format("{} {}", method, unit), unit);
-  spdlog::debug("systemd job {} ended: {}", wait.path,
+  spdlog::debug("systemd {} {}: job {} ended: {}", method, unit, wait.path,
                 waited.ok() ? wait.result : waited.message());
   return waited;
 }

@@ -4,7 +4,6 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <sstream>
@@ -12,6 +11,7 @@
 #include "build_info.h"
 #include "tests/fakes/fake_http_client.h"
 #include "tests/fakes/fake_release_versions.h"
+#include "tests/fakes/log_capture.h"
 
 namespace kkadm::config {
 namespace {
@@ -21,23 +21,7 @@ using ::testing::ElementsAre;
 
 using kkadm::testing::kRelease;
 
-// Routes spdlog to a string for the test's lifetime, at kkadm's default level (warnings).
-class LogCapture {
- public:
-  LogCapture() : previous_(spdlog::default_logger()) {
-    auto logger = std::make_shared<spdlog::logger>(
-        "capture", std::make_shared<spdlog::sinks::ostream_sink_st>(text_));
-    logger->set_pattern("%L %v");
-    logger->set_level(spdlog::level::warn);
-    spdlog::set_default_logger(logger);
-  }
-  ~LogCapture() { spdlog::set_default_logger(previous_); }
-  std::string text() const { return text_.str(); }
-
- private:
-  std::ostringstream text_;
-  std::shared_ptr<spdlog::logger> previous_;
-};
+using kkadm::testing::LogCapture;
 
 class ReleaseVersionTest : public ::testing::Test {
  protected:

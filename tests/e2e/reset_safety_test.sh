@@ -141,7 +141,7 @@ BEFORE=$(tree_fingerprint "$R")
 start=$(date +%s)
 RC=0; timeout 20 "$KKADM" --rootfs "$R" reset </dev/null >"$WORK/out" 2>"$WORK/err" || RC=$?
 check "no terminal: exit code is not 0 (was $RC)" [ "$RC" -ne 0 ]
-check "no terminal: did not wait" [ "$RC" -ne 124 ] && [ $(( $(date +%s) - start )) -lt 10 ]
+check "no terminal: did not wait" test "$RC" -ne 124 -a $(( $(date +%s) - start )) -lt 10
 assert_contains "no terminal: names --force" "$(cat "$WORK/err")" "--force"
 assert_eq "no terminal: nothing changed" "$BEFORE" "$(tree_fingerprint "$R")"
 RC=0; echo n | timeout 20 "$KKADM" --rootfs "$R" reset >"$WORK/out" 2>"$WORK/err" || RC=$?
@@ -151,7 +151,7 @@ assert_contains "a piped 'n': kubeadm's message" "$(cat "$WORK/err")" \
 assert_eq "piped 'n': nothing changed" "$BEFORE" "$(tree_fingerprint "$R")"
 # As in kubeadm, an answer on a pipe is an answer: `echo y | kkadm reset` resets.
 RC=0; echo y | timeout 60 "$KKADM" --rootfs "$R" reset >"$WORK/out" 2>"$WORK/err" || RC=$?
-check "a piped 'y' confirms (exit $RC: $(tail -2 "$WORK/err"))" [ "$RC" -eq 0 ] || [ "$RC" -eq 1 ]
+check "a piped 'y' confirms (exit $RC: $(tail -2 "$WORK/err"))" test "$RC" -eq 0 -o "$RC" -eq 1
 assert_contains "a piped 'y': the reset ran" "$(cat "$WORK/out")" "[reset] Deleting contents of"
 check "a piped 'y': the node changed" [ "$BEFORE" != "$(tree_fingerprint "$R")" ]
 

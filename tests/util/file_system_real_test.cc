@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "tests/fakes/log_capture.h"
 #include "tests/fakes/temp_dir.h"
 
 namespace kkadm::util {
@@ -22,6 +23,18 @@ INSTANTIATE_TEST_SUITE_P(BothWays, RealFileSystemTest,
                          [](const ::testing::TestParamInfo<Writes>& writes) {
                            return writes.param == Writes::kInPlace ? "InPlace" : "Behind";
                          });
+
+// -v 5 names each node file written or removed (the host path), never its content.
+TEST(RealFileSystemLogTest, DebugLogNamesEachFileWrittenOrRemoved) {
+  kkadm::testing::LogCapture log(spdlog::level::debug);
+  kkadm::testing::TempDir dir;
+  RealFileSystem fs(dir.path());
+  ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/pki/ca.key", "SECRET", 0600).ok());
+  ASSERT_TRUE(fs.Remove("/etc/kubernetes/pki/ca.key").ok());
+  EXPECT_EQ(log.text(), "D writing " + dir.path() +
+                            "/etc/kubernetes/pki/ca.key (6 bytes, mode 0600)\n" + "D removing " +
+                            dir.path() + "/etc/kubernetes/pki/ca.key\n");
+}
 
 TEST_P(RealFileSystemTest, WritesAtomicallyUnderRootWithMode) {
   testing::TempDir root;

@@ -7,11 +7,12 @@
 
 namespace kkadm::phases::preflight {
 
-// Prints kubeadm's warning and, when standard input is a terminal, asks `[reset] Are you sure you
-// want to proceed? [y/N]: ` and reads one line. "y" or "Y" (blanks around it ignored) goes on;
-// anything else, or end of input, is FailedPrecondition "won't proceed; the user didn't answer
-// (Y|y) in order to continue". Without a terminal it does not ask (an unattended run must neither
-// hang nor guess) and fails at once, naming --force. Changes nothing.
+// Prints kubeadm's warning, asks `[reset] Are you sure you want to proceed? [y/N]: ` and reads one
+// line from standard input, whatever it is (kubeadm's: `echo y | kkadm reset` confirms). "y" or "Y"
+// (blanks around it ignored) goes on; anything else is FailedPrecondition "won't proceed; the user
+// didn't answer (Y|y) in order to continue"; end of input without a terminal (</dev/null,
+// cloud-init) is FailedPrecondition naming --force, at once. A pipe that stays open and silent
+// waits, as in kubeadm. Changes nothing.
 Status ConfirmReset(util::Terminal& terminal, util::Printer& out);
 
 }  // namespace kkadm::phases::preflight

@@ -84,12 +84,12 @@ Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
     const auto now = clock.Now();
     if (status.ok()) return std::chrono::duration_cast<std::chrono::nanoseconds>(now - start);
     if (now >= deadline) return Unavailable(status.message());
-    spdlog::debug("not healthy yet, probing again in {} ms: {}", interval.count(),
-                  status.message());
     // Never sleep past the deadline: the last probe happens at it.
-    clock.Sleep(
+    const std::chrono::milliseconds pause =
         std::min(interval, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) +
-                               std::chrono::milliseconds(1)));
+                               std::chrono::milliseconds(1));
+    spdlog::debug("not healthy yet, probing again in {} ms: {}", pause.count(), status.message());
+    clock.Sleep(pause);
   }
 }
 

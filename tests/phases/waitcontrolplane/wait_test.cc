@@ -6,6 +6,7 @@
 
 #include "app/phases/init/wait_control_plane_phase.h"
 #include "app/phases/waitcontrolplane/waiter.h"
+#include "tests/fakes/log_capture.h"
 #include "tests/phases/cluster_phase_fixture.h"
 
 namespace kkadm::phases {
@@ -45,6 +46,19 @@ TEST(PollUntilHealthyTest, DetectsHealthWithin100ms) {
     EXPECT_LE(*elapsed - milliseconds(onset_ms), milliseconds(100)) << onset_ms;
     EXPECT_LE(calls, onset_ms / 100 + 2);
   }
+}
+
+// -v 5 says each retry, how long until the next probe (never past the deadline) and why.
+TEST(PollUntilHealthyTest, DebugLogSaysEachRetryAndWhy) {
+  testing::LogCapture log(spdlog::level::debug);
+  testing::FakeClock clock;
+  auto result = PollUntilHealthy(
+      clock, [] { return Unavailable("connection refused"); }, milliseconds(150),
+      milliseconds(100));
+  ASSERT_FALSE(result.has_value());
+  EXPECT_EQ(log.text(),
+            "D not healthy yet, probing again in 100 ms: connection refused\n"
+            "D not healthy yet, probing again in 51 ms: connection refused\n");
 }
 
 TEST(PollUntilHealthyTest, TimesOutWithTheLastError) {
