@@ -82,6 +82,18 @@ ExecStart=
 ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
 UNIT
 }
+# A deleted token: its signature has left cluster-info too, as the cluster's bootstrap signer
+# removes it moments after the Secret (a token that expired long ago has none either).
+scenario_token_gone() {
+  local id=${DOC_VALUES[token]%%.*}
+  unsigned() {
+    local admin
+    admin=$(node_root "$DOC_CP")/etc/kubernetes/admin.conf
+    ! node_exec_on "$DOC_CP" kubectl --kubeconfig "$admin" -n kube-public \
+      get configmap cluster-info -o jsonpath='{.data}' | grep -q "jws-kubeconfig-$1"
+  }
+  wait_for 30 unsigned "$id" || doc_fail "cluster-info still signs token $id"
+}
 # A PATH without iptables: its check is not ignored.
 scenario_no_iptables() {
   DOC_IGNORES=(CRI)
