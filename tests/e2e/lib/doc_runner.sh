@@ -108,9 +108,10 @@ doc_substitute() {  # TEXT
 }
 
 # Only kkadm and kubectl run (and echo, to answer a question on a pipe): nothing of the host is
-# changed by a page.
+# changed by a page. Words hold no quotes, so a "#" always starts a real comment: `kkadm 'x #'; cmd`
+# cannot pass as kkadm with a comment.
 doc_runnable() {  # LINE
-  local word='[^][;&|<>`$()\\]+'
+  local word='[^][;&|<>`$()\\'"'\""']+'
   local answer='(echo [a-zA-Z]+ \| )?' stdin='( *< */dev/null)?' comment='( +#.*)?'
   [[ "$1" =~ ^$answer(sudo\ )?(kkadm|kubectl)(\ $word)*$stdin$comment$ ]]
 }
