@@ -57,8 +57,10 @@ void Collect(CLI::App& app, const CLI::App& root, std::vector<CompletionCommand>
     AddFlags(*group, command.flags);
   }
   if (&app != &root) AddFlags(root, command.flags);
+  // A copy: the recursion grows `out`, which moves its elements.
+  const std::vector<CLI::App*> subcommands = command.subcommands;
   out.push_back(std::move(command));
-  for (CLI::App* sub : out.back().subcommands) Collect(*sub, root, out);
+  for (CLI::App* sub : subcommands) Collect(*sub, root, out);
 }
 
 // The first line of a description, for the one-line lists of fish.
