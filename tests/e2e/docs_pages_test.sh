@@ -71,16 +71,7 @@ scenario_own_drop_in() {
 scenario_kubeadm_package() {
   local dir=$DOC_ROOT/usr/lib/systemd/system/kubelet.service.d
   mkdir -p "$dir"
-  cat > "$dir/10-kubeadm.conf" <<'UNIT'
-# Note: This dropin only works with kubeadm and kubelet v1.11+
-[Service]
-Environment="KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf"
-Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"
-EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env
-EnvironmentFile=-/etc/default/kubelet
-ExecStart=
-ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
-UNIT
+  cp "$KKADM_SOURCE_DIR/tests/e2e/lib/10-kubeadm.conf" "$dir/10-kubeadm.conf"
 }
 # A deleted token: its signature has left cluster-info too, as the cluster's bootstrap signer
 # removes it moments after the Secret (a token that expired long ago has none either).

@@ -37,19 +37,8 @@ RestartSec=10
 [Install]
 WantedBy=multi-user.target
 EOF
-cat > "$VENDOR/kubelet.service.d/10-kubeadm.conf" <<'EOF'
-# Note: This dropin only works with kubeadm and kubelet v1.11+
-[Service]
-Environment="KUBELET_KUBECONFIG_ARGS=--bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf"
-Environment="KUBELET_CONFIG_ARGS=--config=/var/lib/kubelet/config.yaml"
-# This is a file that "kubeadm init" and "kubeadm join" generates at runtime, populating the KUBELET_KUBEADM_ARGS variable dynamically
-EnvironmentFile=-/var/lib/kubelet/kubeadm-flags.env
-# This is a file that the user can use for overrides of the kubelet args as a last resort. Preferably, the user should use
-# the .NodeRegistration.KubeletExtraArgs object in the configuration files instead. KUBELET_EXTRA_ARGS should be sourced from this file.
-EnvironmentFile=-/etc/default/kubelet
-ExecStart=
-ExecStart=/usr/bin/kubelet $KUBELET_KUBECONFIG_ARGS $KUBELET_CONFIG_ARGS $KUBELET_KUBEADM_ARGS $KUBELET_EXTRA_ARGS
-EOF
+# kubeadm's drop-in as the kubeadm package ships it.
+cp "$KKADM_SOURCE_DIR/tests/e2e/lib/10-kubeadm.conf" "$VENDOR/kubelet.service.d/10-kubeadm.conf"
 # The instance's /run and /etc/systemd/system are the node's.
 ln -s "$BASE/run" "$R/run"
 ln -s "$BASE/units" "$R/etc/systemd/system"
