@@ -11,7 +11,7 @@
 #include <set>
 #include <utility>
 
-#include "app/util/shared_library.h"
+#include "app/util/sd_bus_library.h"
 
 namespace kkadm::util {
 namespace {
@@ -20,81 +20,6 @@ constexpr const char* kDestination = "org.freedesktop.systemd1";
 constexpr const char* kManagerPath = "/org/freedesktop/systemd1";
 constexpr const char* kManager = "org.freedesktop.systemd1.Manager";
 constexpr const char* kUnit = "org.freedesktop.systemd1.Unit";
-
-// The sd-bus functions kkadm calls, typed by <systemd/sd-bus.h>; libsystemd is loaded on first
-// use (shared_library.h says why).
-struct SdBusApi {
-  decltype(&::sd_bus_call_method) call_method = nullptr;
-  decltype(&::sd_bus_error_free) error_free = nullptr;
-  decltype(&::sd_bus_flush_close_unref) flush_close_unref = nullptr;
-  decltype(&::sd_bus_get_property_string) get_property_string = nullptr;
-  decltype(&::sd_bus_get_property_strv) get_property_strv = nullptr;
-  decltype(&::sd_bus_get_property_trivial) get_property_trivial = nullptr;
-  decltype(&::sd_bus_match_signal) match_signal = nullptr;
-  decltype(&::sd_bus_message_read) message_read = nullptr;
-  decltype(&::sd_bus_message_unref) message_unref = nullptr;
-  decltype(&::sd_bus_new) new_bus = nullptr;
-  decltype(&::sd_bus_open_system) open_system = nullptr;
-  decltype(&::sd_bus_process) process = nullptr;
-  decltype(&::sd_bus_set_address) set_address = nullptr;
-  decltype(&::sd_bus_set_bus_client) set_bus_client = nullptr;
-  decltype(&::sd_bus_slot_unref) slot_unref = nullptr;
-  decltype(&::sd_bus_start) start = nullptr;
-  decltype(&::sd_bus_unref) unref = nullptr;
-  decltype(&::sd_bus_wait) wait = nullptr;
-};
-
-Result<SdBusApi> LoadSdBusApi() {
-  auto library = OpenSharedLibrary("libsystemd.so.0");
-  if (!library) return library.error();
-  SdBusApi api;
-  for (const Status& loaded :
-       {LoadSymbol(*library, "sd_bus_call_method", api.call_method),
-        LoadSymbol(*library, "sd_bus_error_free", api.error_free),
-        LoadSymbol(*library, "sd_bus_flush_close_unref", api.flush_close_unref),
-        LoadSymbol(*library, "sd_bus_get_property_string", api.get_property_string),
-        LoadSymbol(*library, "sd_bus_get_property_strv", api.get_property_strv),
-        LoadSymbol(*library, "sd_bus_get_property_trivial", api.get_property_trivial),
-        LoadSymbol(*library, "sd_bus_match_signal", api.match_signal),
-        LoadSymbol(*library, "sd_bus_message_read", api.message_read),
-        LoadSymbol(*library, "sd_bus_message_unref", api.message_unref),
-        LoadSymbol(*library, "sd_bus_new", api.new_bus),
-        LoadSymbol(*library, "sd_bus_open_system", api.open_system),
-        LoadSymbol(*library, "sd_bus_process", api.process),
-        LoadSymbol(*library, "sd_bus_set_address", api.set_address),
-        LoadSymbol(*library, "sd_bus_set_bus_client", api.set_bus_client),
-        LoadSymbol(*library, "sd_bus_slot_unref", api.slot_unref),
-        LoadSymbol(*library, "sd_bus_start", api.start),
-        LoadSymbol(*library, "sd_bus_unref", api.unref),
-        LoadSymbol(*library, "sd_bus_wait", api.wait)}) {
-    KKADM_RETURN_IF_ERROR(loaded);
-  }
-  return api;
-}
-
-const Result<SdBusApi>& SdBusLibrary() {
-  static const Result<SdBusApi> api = LoadSdBusApi();
-  return api;
-}
-
-// sd-bus, for code that runs only once Connect() has loaded it.
-const SdBusApi& Sd() { return *SdBusLibrary(); }
-
-// Owns an sd_bus_error and frees it when done.
-struct BusError {
-  sd_bus_error e{};
-  ~BusError() { Sd().error_free(&e); }
-};
-
-struct MessageUnref {
-  void operator()(sd_bus_message* m) const { Sd().message_unref(m); }
-};
-using MessagePtr = std::unique_ptr<sd_bus_message, MessageUnref>;
-
-struct SlotUnref {
-  void operator()(sd_bus_slot* s) const { Sd().slot_unref(s); }
-};
-using SlotPtr = std::unique_ptr<sd_bus_slot, SlotUnref>;
 
 // "<what>: <D-Bus error name>: <message>", with a code the caller can act on.
 Status FromBus(const std::string& what, const sd_bus_error& e, int r) {
