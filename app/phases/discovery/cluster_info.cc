@@ -16,7 +16,10 @@ Result<ClusterInfo> FetchClusterInfo(AnonymousClient& client, const std::string&
   if (!response) return response.error();
   if (response->status != 200) return util::StatusFromApiResponse(response->status, response->body);
   auto parsed = nlohmann::json::parse(response->body, nullptr, /*allow_exceptions=*/false);
-  if (!parsed.is_object() || parsed.value("kind", "") != "ConfigMap") {
+  // The answer is anyone's until the signature is checked: no field may be assumed a string
+  // (json::value would throw on a "kind" that is not one).
+  const auto kind = parsed.find("kind");
+  if (kind == parsed.end() || *kind != "ConfigMap") {
     return InvalidArgument("the cluster-info answer is not a ConfigMap");
   }
   ClusterInfo info;

@@ -228,6 +228,19 @@ TEST_F(TokenDiscoveryTest, ClusterInfoWithoutKubeconfigIsNotSetUpForTokens) {
               HasSubstr("This API Server isn't set up for token bootstrapping"));
 }
 
+TEST_F(TokenDiscoveryTest, AnswerWhoseKindIsNotAStringIsNotAConfigMap) {
+  for (const char* body : {R"({"kind": {"kubeconfig": "x"}})", R"({"kind": 7})", "[]", "null"}) {
+    server_.handler = [body](const auto&) { return Answer(200, body); };
+    in_.timeout = std::chrono::milliseconds(0);
+    auto verified = Discover();
+    ASSERT_FALSE(verified.has_value()) << body;
+    EXPECT_EQ(verified.error().message(),
+              "failed to request the cluster-info ConfigMap from \"10.0.0.1:6443\": the "
+              "cluster-info answer is not a ConfigMap")
+        << body;
+  }
+}
+
 TEST(CheckPinsTest, FormatsAndMatches) {
   const std::string ca = kkadm::testing::MakeCaPem("kubernetes");
   const std::string pin = *util::PinOfPemCertificate(ca);
