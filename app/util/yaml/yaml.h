@@ -17,7 +17,9 @@ namespace kkadm::util::yaml {
 // (YAML 1.1): y/yes/on/true and n/no/off/false are booleans, ~ and null are null, 0755 is octal,
 // 0x1F, 0o17, 0b101 and 1_000 are integers, 1.5 and 1e3 floats; .inf and .nan are refused because
 // JSON cannot hold them; timestamps stay strings. Quoted and !!str scalars are strings; map keys
-// are their text. Aliases may expand to at most 100,000 values, 200 levels deep.
+// are their text; a key repeated in one map is an error naming it. A text is refused at once,
+// naming the bound, when it passes one of limits.h's (size, documents, nesting, values and bytes
+// counting what aliases expand to), when it is not UTF-8 or holds control characters.
 struct ReadOptions {
   // Names the text in errors: "<source>:<line>:<column>: <reason>" (1-based); when empty,
   // "line <line>, column <column>: <reason>".

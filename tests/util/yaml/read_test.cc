@@ -2,6 +2,7 @@
 // and errors naming the text's source.
 #include <gtest/gtest.h>
 
+#include "app/util/yaml/limits.h"
 #include "app/util/yaml/yaml.h"
 
 namespace kkadm::util::yaml {
@@ -111,8 +112,9 @@ TEST(YamlReadTest, EveryDialectReadsScalarsAsKubeadm) {
   EXPECT_EQ(json((*config)[0].value), want);
   EXPECT_EQ(*object, want);
   EXPECT_EQ(ReadDocumentsInFileOrder("a: .inf\n", {.source = "kubeadm.yaml"}).status().ToString(),
-            "kubeadm.yaml: value .inf cannot be represented in JSON");
-  EXPECT_EQ(Read("a: -.Inf\n").status().ToString(), "value -.Inf cannot be represented in JSON");
+            "kubeadm.yaml:1:4: value .inf cannot be represented in JSON");
+  EXPECT_EQ(Read("a: -.Inf\n").status().ToString(),
+            "line 1, column 4: value -.Inf cannot be represented in JSON");
 }
 
 TEST(YamlReadTest, SplitsDocumentsAndSkipsEmptyOnes) {
@@ -138,8 +140,15 @@ TEST(YamlReadTest, ReadTakesTheFirstDocument) {
   EXPECT_TRUE(Read("# only a comment\n")->is_null());
 }
 
-TEST(YamlReadTest, RepeatedKeyKeepsItsLastValue) {
-  EXPECT_EQ(*Read("a: 1\na: 2\n"), json({{"a", 2}}));
+TEST(YamlReadTest, RefusesARepeatedKeyNamingIt) {
+  EXPECT_EQ(Read("a: 1\nb: 2\na: 3\n").status().ToString(),
+            "line 3, column 1: duplicate key \"a\"");
+  EXPECT_EQ(ReadDocumentsInFileOrder("x:\n  a: 1\n  \"a\": 2\n", {.source = "c.yaml"})
+                .status()
+                .ToString(),
+            "c.yaml:3:3: duplicate key \"a\"");
+  // The same key in two maps, or once per document, is no repeat.
+  EXPECT_TRUE(ReadDocuments("a: {a: 1}\nb: {a: 2}\n---\na: 3\n").has_value());
 }
 
 TEST(YamlReadTest, JsonIsYaml) {
@@ -155,8 +164,8 @@ TEST(YamlReadTest, ReportsSyntaxErrorPosition) {
             "/tmp/k.yaml:2:1: end of sequence flow not found");
   EXPECT_EQ(Read("a: [1, 2\n").status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(ReadDocuments("a: .inf\n").status().ToString(),
-            "value .inf cannot be represented in JSON");
-  EXPECT_EQ(Read("? [a]\n: 1\n").status().ToString(), "map keys must be scalars");
+            "line 1, column 4: value .inf cannot be represented in JSON");
+  EXPECT_EQ(Read("? [a]\n: 1\n").status().ToString(), "line 1, column 3: map keys must be scalars");
 }
 
 TEST(YamlReadTest, RefusesExplodingAliases) {
@@ -168,9 +177,102 @@ TEST(YamlReadTest, RefusesExplodingAliases) {
             ", *" + prev + ", *" + prev + "]\n";
   }
   EXPECT_EQ(ReadDocuments(text).status().ToString(),
-            "document is nested too deeply or expands to too many values");
+            "line 5, column 36: aliases expand the text to more than 100000 values (the limit)");
   EXPECT_EQ(Read(text, {.source = "bomb.yaml"}).status().ToString(),
-            "bomb.yaml: document is nested too deeply or expands to too many values");
+            "bomb.yaml:5:36: aliases expand the text to more than 100000 values (the limit)");
+}
+
+// Nine levels of nine aliases and a long string at the bottom: few values, many bytes.
+TEST(YamlReadTest, RefusesAliasesExpandingToTooManyBytes) {
+  std::string text = "a: &a " + std::string(100'000, 'x') + "\n";
+  text += "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n";
+  text += "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n";
+  EXPECT_EQ(Read(text).status().ToString(),
+            "line 3, column 36: aliases expand the text to more than 8388608 bytes of keys and "
+            "scalars (the limit)");
+}
+
+TEST(YamlReadTest, AliasesWithinTheLimitsAreCopies) {
+  auto doc = Read("a: &x {k: [1, two]}\nb: *x\n&y key: 1\n*y : 2\n");
+  EXPECT_EQ(doc.status().ToString(), "line 4, column 1: duplicate key \"key\"");
+  doc = Read("a: &x {k: [1, two]}\nb: *x\nc: &y key\n*y : 2\n");
+  ASSERT_TRUE(doc.has_value()) << doc.status().ToString();
+  EXPECT_EQ(*doc, json::parse(R"({"a":{"k":[1,"two"]},"b":{"k":[1,"two"]},"c":"key","key":2})"));
+  EXPECT_EQ(Read("a: &x [1, *x]\n").status().ToString(),
+            "line 1, column 11: an alias refers to a value that holds it");
+  EXPECT_EQ(Read("a: &x [1]\n*x : 2\n").status().ToString(),
+            "line 2, column 1: map keys must be scalars");
+}
+
+TEST(YamlReadTest, RefusesDeepNesting) {
+  const std::string deep = std::string(10'000, '[') + std::string(10'000, ']');
+  EXPECT_EQ(Read(deep, {.source = "deep.yaml"}).status().ToString(),
+            "deep.yaml:1:201: nested more than 200 levels deep (the limit)");
+  std::string blocks;
+  for (int i = 0; i < 10'000; ++i) blocks += "- ";
+  EXPECT_EQ(ReadDocuments(blocks + "x\n").status().ToString(),
+            "line 1, column 401: nested more than 200 levels deep (the limit)");
+  const std::string fine = std::string(200, '[') + std::string(200, ']');
+  EXPECT_TRUE(Read(fine).has_value());
+}
+
+TEST(YamlReadTest, RefusesTooManyDocumentsOrValuesOrBytes) {
+  std::string docs;
+  for (int i = 0; i < 1'001; ++i) docs += "---\n";
+  EXPECT_EQ(ReadDocuments(docs).status().ToString(),
+            "line 1001, column 1: more than 1000 documents (the limit)");
+  std::string items;
+  for (int i = 0; i < 100'000; ++i) items += "- 1\n";
+  EXPECT_EQ(ReadDocuments(items).status().ToString(),
+            "line 100000, column 3: the text holds more than 100000 values (the limit)");
+  const std::string big = "a: " + std::string(kMaxTextBytes, 'x');
+  EXPECT_EQ(ReadDocuments(big, {.source = "big.yaml"}).status().ToString(),
+            "big.yaml: 4194307 bytes is over the limit of 4194304 bytes (4 MiB)");
+}
+
+// A flat map of 30,000 keys in file order is read in linear time (a quadratic search for
+// repeated keys would take seconds).
+TEST(YamlReadTest, ReadsAWideMapQuickly) {
+  std::string text;
+  for (int i = 0; i < 30'000; ++i)
+    text += "key" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  auto docs = ReadDocumentsInFileOrder(text);
+  ASSERT_TRUE(docs.has_value());
+  EXPECT_EQ((*docs)[0].value.size(), 30'000u);
+  EXPECT_EQ((*docs)[0].value.begin().key(), "key0");
+}
+
+TEST(YamlReadTest, RefusesBytesThatAreNotUtf8OrControlCharacters) {
+  EXPECT_EQ(Read("kind: Cluster\xc3"
+                 "Config\n",
+                 {.source = "k.yaml"})
+                .status()
+                .ToString(),
+            "k.yaml:1:14: invalid UTF-8 byte \\xc3");
+  EXPECT_EQ(Read("a: 1\nb\xff: 2\n").status().ToString(),
+            "line 2, column 2: invalid UTF-8 byte \\xff");
+  EXPECT_EQ(Read(std::string("a: x\0y\n", 7)).status().ToString(),
+            "line 1, column 5: character U+0000 is not allowed in YAML");
+  EXPECT_EQ(Read("a: \x1b[31mred\n").status().ToString(),
+            "line 1, column 4: character U+001B is not allowed in YAML");
+  EXPECT_EQ(Read("# \xed\xa0\x80 a surrogate\n").status().ToString(),
+            "line 1, column 3: invalid UTF-8 byte \\xed");
+  // Escapes in double quotes may name any character; one that UTF-8 cannot hold is refused.
+  EXPECT_EQ(*Read("a: \"\\e[31m\\u00e9\"\n"), json({{"a", "\x1b[31m\xc3\xa9"}}));
+  // A UTF-8 byte order mark, tabs, carriage returns and non-ASCII letters are fine.
+  EXPECT_EQ(*Read("\xef\xbb\xbf"
+                  "a:\t\"\xc3\xa9\"\r\n"),
+            json({{"a", "\xc3\xa9"}}));
+}
+
+TEST(YamlReadTest, SaysWhenATabIndents) {
+  EXPECT_EQ(Read("a:\n\tb: 1\n").status().ToString(),
+            "line 2, column 3: illegal map value (YAML indents with spaces, not tabs)");
+}
+
+TEST(YamlReadTest, EscapesTheSourceAndMessage) {
+  EXPECT_EQ(Read("a: [\n", {.source = "x\ny.yaml"}).status().ToString(),
+            "x\\ny.yaml:2:1: end of sequence flow not found");
 }
 
 }  // namespace
