@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "app/util/duration.h"
+#include "app/util/printable.h"
 
 namespace kkadm::config {
 
@@ -15,7 +16,9 @@ std::string ValueText(const Json& value) {
 
 Status InvalidField(const std::string& origin, const std::string& path, const std::string& value,
                     const std::string& reason) {
-  return Status::Field({origin, path, "invalid value \"" + value + "\": " + reason});
+  // The value, and the keys in the path, come from the file: quoted and escaped, never raw.
+  return Status::Field({origin, util::EscapeNonPrintable(path),
+                        "invalid value \"" + util::EscapeNonPrintable(value) + "\": " + reason});
 }
 
 void DecodeContext::Invalid(const std::string& path, const std::string& value,
@@ -25,7 +28,7 @@ void DecodeContext::Invalid(const std::string& path, const std::string& value,
 }
 
 void DecodeContext::Unknown(const std::string& path) {
-  std::string message = origin_ + ": " + path + ": unknown field";
+  std::string message = origin_ + ": " + util::EscapeNonPrintable(path) + ": unknown field";
   if (strict_) {
     if (status_.ok()) status_ = InvalidArgument(message);
   } else {

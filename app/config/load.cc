@@ -2,6 +2,7 @@
 #include "app/config/load.h"
 
 #include "app/config/component_check.h"
+#include "app/util/printable.h"
 #include "app/util/yaml/yaml.h"
 
 namespace kkadm::config {
@@ -40,8 +41,8 @@ Status Store(std::optional<T>& slot, std::string& origin_slot, T value, const Do
 }
 
 Status UnknownKind(const DocInfo& info, bool strict, LoadedDocuments& out) {
-  std::string message = info.origin + ": kind: unknown kind \"" + info.kind +
-                        "\" for apiVersion \"" + info.api_version + "\"";
+  std::string message = info.origin + ": kind: unknown kind " + util::Quote(info.kind) +
+                        " for apiVersion " + util::Quote(info.api_version);
   if (strict) return InvalidArgument(message);
   out.warnings.push_back(message + "; ignored");
   return Status();
@@ -96,8 +97,8 @@ Status DecodeDocument(const Json& doc, const DocInfo& info, bool strict, LoadedD
 
 Result<DocInfo> ReadDocInfo(const std::string& name, const util::yaml::Document& doc,
                             size_t index) {
-  std::string where =
-      name + ": document " + std::to_string(index) + " (line " + std::to_string(doc.line) + ")";
+  std::string where = util::EscapeNonPrintable(name) + ": document " + std::to_string(index) +
+                      " (line " + std::to_string(doc.line) + ")";
   if (!doc.value.is_object())
     return InvalidArgument(where + ": a document must be a map with apiVersion and kind");
   DocInfo info;
@@ -108,7 +109,8 @@ Result<DocInfo> ReadDocInfo(const std::string& name, const util::yaml::Document&
     }
     (std::string(key) == "kind" ? info.kind : info.api_version) = it->get<std::string>();
   }
-  info.origin = name + ": " + info.kind + " (document " + std::to_string(index) + ")";
+  info.origin = util::EscapeNonPrintable(name) + ": " + util::EscapeNonPrintable(info.kind) +
+                " (document " + std::to_string(index) + ")";
   return info;
 }
 

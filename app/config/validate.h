@@ -49,6 +49,9 @@ void ValidateIgnorePreflightErrors(const std::vector<std::string>& names, const 
                                    Checker& check);
 void ValidateCertificateKey(const std::string& key, const std::string& path, Checker& check);
 void ValidateAbsolutePath(const std::string& value, const std::string& path, Checker& check);
+// A directory kkadm fills and owns (certificatesDir, etcd.local.dataDir): absolute, without ".."
+// (it would leave the node root, or the directory meant) and not "/" (its mode would be changed).
+void ValidateNodeDirectory(const std::string& value, const std::string& path, Checker& check);
 void ValidateCriSocket(const std::string& socket, const std::string& path, Checker& check);
 // The token syntax "id.secret"; the message shows only the id part.
 void ValidateTokenSyntax(const std::string& token, const std::string& path, Checker& check);

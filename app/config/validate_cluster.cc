@@ -219,7 +219,7 @@ void ValidateEtcd(const Etcd& etcd, Checker& check) {
                       "etcd.local and etcd.external are mutually exclusive");
   }
   if (etcd.local) {
-    ValidateAbsolutePath(etcd.local->data_dir, "etcd.local.dataDir", check);
+    ValidateNodeDirectory(etcd.local->data_dir, "etcd.local.dataDir", check);
     for (size_t i = 0; i < etcd.local->extra_args.size(); ++i) {
       if (etcd.local->extra_args[i].name.empty()) {
         check.Fail(Indexed("etcd.local.extraArgs", i) + ".name", "",
@@ -290,7 +290,7 @@ Status ValidateClusterConfiguration(const ClusterConfiguration& cfg, const std::
   if (!cfg.dns.image_repository.empty()) {
     ValidateImageRepository(cfg.dns.image_repository, "dns.imageRepository", check);
   }
-  ValidateAbsolutePath(cfg.certificates_dir, "certificatesDir", check);
+  ValidateNodeDirectory(cfg.certificates_dir, "certificatesDir", check);
   ValidateFeatureGates(cfg.feature_gates, check);
   if (cfg.certificate_validity_period.count() <= 0) {
     check.Fail("certificateValidityPeriod",

@@ -183,6 +183,20 @@ void ValidateAbsolutePath(const std::string& value, const std::string& path, Che
   if (value.empty() || value[0] != '/') check.Fail(path, value, "path is not absolute");
 }
 
+void ValidateNodeDirectory(const std::string& value, const std::string& path, Checker& check) {
+  if (value.empty() || value[0] != '/') return check.Fail(path, value, "path is not absolute");
+  bool root = true;
+  for (std::size_t start = 0; start <= value.size();) {
+    std::size_t end = value.find('/', start);
+    if (end == std::string::npos) end = value.size();
+    const std::string_view part = std::string_view(value).substr(start, end - start);
+    if (part == "..") return check.Fail(path, value, "must not contain \"..\"");
+    if (!part.empty() && part != ".") root = false;
+    start = end + 1;
+  }
+  if (root) check.Fail(path, value, "must not be the root directory");
+}
+
 void ValidateCriSocket(const std::string& socket, const std::string& path, Checker& check) {
   if (socket.rfind("unix://", 0) != 0 || socket.size() == 7) {
     check.Fail(path, socket, "must be a unix:// URL (only the \"unix\" scheme is supported)");
@@ -278,7 +292,7 @@ Status ValidateJoinConfiguration(const JoinConfiguration& cfg, const std::string
 Status ValidateResetConfiguration(const ResetConfiguration& cfg, const std::string& origin,
                                   std::vector<std::string>& warnings) {
   Checker check(origin, warnings);
-  ValidateAbsolutePath(cfg.certificates_dir, "certificatesDir", check);
+  ValidateNodeDirectory(cfg.certificates_dir, "certificatesDir", check);
   ValidateCriSocket(cfg.cri_socket, "criSocket", check);
   ValidateIgnorePreflightErrors(cfg.ignore_preflight_errors, "ignorePreflightErrors", check);
   for (size_t i = 0; i < cfg.unmount_flags.size(); ++i) {

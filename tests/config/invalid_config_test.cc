@@ -257,6 +257,17 @@ std::vector<Case> DocumentCases() {
        "kubeadm.yaml: document 1 (line 1): kind: required field is missing or not a string"},
       {"DuplicateKind", std::string(kInit4) + "---\n" + kInit4,
        "kubeadm.yaml: InitConfiguration (document 2): kind: InitConfiguration is specified twice"},
+      {"DuplicateKey", Cluster("clusterName: a\nclusterName: b\n"),
+       "kubeadm.yaml:7:1: duplicate key \"clusterName\""},
+      {"ValueEscaped", Init("localAPIEndpoint:\n  bindPort: \"a\\nb\\e[2J\\\"\"\n"),
+       InitErr("localAPIEndpoint.bindPort: invalid value \"a\\nb\\x1b[2J\"\": must be an integer")},
+      {"CertificatesDirClimbs", Cluster("certificatesDir: /../escaped/pki\n"),
+       ClusterErr("certificatesDir: invalid value \"/../escaped/pki\": must not contain \"..\"")},
+      {"EtcdDataDirClimbs", Cluster("etcd:\n  local:\n    dataDir: /var/lib/etcd/../../..\n"),
+       ClusterErr("etcd.local.dataDir: invalid value \"/var/lib/etcd/../../..\": must not contain "
+                  "\"..\"")},
+      {"EtcdDataDirRoot", Cluster("etcd:\n  local:\n    dataDir: //./\n"),
+       ClusterErr("etcd.local.dataDir: invalid value \"//./\": must not be the root directory")},
   };
 }
 
