@@ -3,16 +3,14 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
 #include "app/phases/discovery/tls_bootstrap.h"
 #include "app/phases/kubeconfig/kubeconfig_files.h"
+#include "app/util/input_file.h"
 #include "app/util/kube_client_dry_run.h"
 #include "app/util/kube_client_real.h"
 #include "app/util/network.h"
+#include "app/util/printable.h"
+#include "app/util/yaml/limits.h"
 
 namespace kkadm::cmd {
 namespace {
@@ -37,12 +35,12 @@ Result<util::KubeClient*> NodeKubeconfigClient(std::unique_ptr<util::KubeClient>
 
 // A file of this machine (--discovery-file and what it names), not a node path.
 Result<std::string> ReadLocalFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return InvalidArgument(fmt::format("unable to read \"{}\": {}", path, std::strerror(errno)));
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
+  Result<std::string> content = util::ReadInputFile(path, util::yaml::kMaxTextBytes);
+  if (!content) {
+    return InvalidArgument(
+        fmt::format("unable to read {}: {}", util::Quote(path), content.error().message()));
+  }
+  return content;
 }
 
 }  // namespace

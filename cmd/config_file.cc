@@ -3,23 +3,20 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
+#include "app/util/input_file.h"
+#include "app/util/printable.h"
+#include "app/util/yaml/limits.h"
 
 namespace kkadm::cmd {
 
 Result<std::optional<config::ConfigSource>> ReadConfigFile(const std::string& path) {
   if (path.empty()) return std::optional<config::ConfigSource>();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return InvalidArgument(
-        fmt::format("unable to read config from \"{}\": {}", path, std::strerror(errno)));
+  Result<std::string> content = util::ReadInputFile(path, util::yaml::kMaxTextBytes);
+  if (!content) {
+    return InvalidArgument(fmt::format("unable to read config from {}: {}", util::Quote(path),
+                                       content.error().message()));
   }
-  std::ostringstream content;
-  content << in.rdbuf();
-  return std::optional<config::ConfigSource>(config::ConfigSource{path, content.str()});
+  return std::optional<config::ConfigSource>(config::ConfigSource{path, std::move(*content)});
 }
 
 }  // namespace kkadm::cmd

@@ -9,7 +9,8 @@
 
 namespace kkadm::cmd {
 
-// nullopt for an empty path; InvalidArgument naming the file when it cannot be read.
+// nullopt for an empty path; InvalidArgument naming the file when it cannot be read, is not a
+// regular file (a directory, a FIFO, a device) or is over util::yaml::kMaxTextBytes.
 Result<std::optional<config::ConfigSource>> ReadConfigFile(const std::string& path);
 
 }  // namespace kkadm::cmd

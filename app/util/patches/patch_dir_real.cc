@@ -3,11 +3,12 @@
 #include <spdlog/spdlog.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
+#include "app/util/input_file.h"
 #include "app/util/patches/patch_dir.h"
+#include "app/util/printable.h"
+#include "app/util/yaml/limits.h"
 
 namespace kkadm::util::patches {
 namespace {
@@ -22,13 +23,15 @@ bool HasPatchExtension(const std::string& name) {
   return false;
 }
 
+// A patch is YAML: read up to the YAML reader's limit, and only when it is a regular file (a
+// FIFO or /dev/zero named x.yaml would block or never end).
 Result<std::string> ReadWholeFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream data;
-  data << in.rdbuf();
-  if (!in.good() && !in.eof())
-    return Unavailable(fmt::format("could not read the file \"{}\"", path.string()));
-  return data.str();
+  Result<std::string> content = ReadInputFile(path.string(), yaml::kMaxTextBytes);
+  if (!content) {
+    return Unavailable(fmt::format("could not read the file {}: {}", Quote(path.string()),
+                                   content.error().message()));
+  }
+  return content;
 }
 
 Status Listing(const std::string& dir, const std::string& reason) {
