@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -24,6 +25,9 @@ struct HttpClientOptions {
   bool insecure_skip_tls_verify = false;
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds request_timeout{10000};  // whole request, connect included
+  // A longer response body ends the transfer with an error: a server (before discovery trusts it,
+  // any server) cannot make kkadm hold more. 64 MiB; kkadm's largest replies are a few kB.
+  std::size_t max_response_bytes = std::size_t{64} << 20;
 };
 
 struct HttpRequest {

@@ -1,6 +1,7 @@
 // The libcurl HttpClient: an easy handle per request, TLS material passed as in-memory PEM blobs.
 // libcurl is loaded on first use (shared_library.h says why).
 #include <curl/curl.h>
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -52,8 +53,20 @@ const Result<CurlApi>& Curl() {
   return api;
 }
 
+// Where a response body goes, up to its limit.
+struct BodySink {
+  std::string& body;
+  std::size_t limit;
+  bool overflowed = false;
+};
+
 size_t AppendBody(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
+  auto* sink = static_cast<BodySink*>(user);
+  if (sink->body.size() + size * count > sink->limit) {
+    sink->overflowed = true;
+    return 0;  // curl ends the transfer with CURLE_WRITE_ERROR
+  }
+  sink->body.append(data, size * count);
   return size * count;
 }
 
@@ -97,7 +110,8 @@ class CurlHttpClient final : public HttpClient {
     HttpResponse response;
     char error[CURL_ERROR_SIZE] = {0};
     api_.easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
-    curl_slist* headers = SetUp(curl.get(), request, response);
+    BodySink sink{response.body, options_.max_response_bytes};
+    curl_slist* headers = SetUp(curl.get(), request, response, sink);
     auto start = std::chrono::steady_clock::now();
     CURLcode rc = api_.easy_perform(curl.get());
     api_.slist_free_all(headers);
@@ -105,7 +119,10 @@ class CurlHttpClient final : public HttpClient {
                   std::chrono::steady_clock::now() - start)
                   .count();
     if (rc != CURLE_OK) {
-      std::string why = error[0] != '\0' ? error : api_.easy_strerror(rc);
+      std::string why = sink.overflowed ? fmt::format("the response is over the limit of {} bytes",
+                                                      options_.max_response_bytes)
+                        : error[0] != '\0' ? error
+                                           : api_.easy_strerror(rc);
       spdlog::debug("http {} {} failed after {} ms: {}", request.method, request.url, ms, why);
       return Status(
           IsTlsTrustFailure(rc) ? StatusCode::kFailedPrecondition : StatusCode::kUnavailable,
@@ -118,7 +135,8 @@ class CurlHttpClient final : public HttpClient {
 
  private:
   // Configures the handle; returns the header list the caller frees after the transfer.
-  curl_slist* SetUp(CURL* curl, const HttpRequest& request, HttpResponse& response) {
+  curl_slist* SetUp(CURL* curl, const HttpRequest& request, HttpResponse& response,
+                    BodySink& sink) {
     api_.easy_setopt(curl, CURLOPT_URL, request.url.c_str());
     api_.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     api_.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -136,7 +154,7 @@ class CurlHttpClient final : public HttpClient {
     api_.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS,
                      static_cast<long>(options_.connect_timeout.count()));
     api_.easy_setopt(curl, CURLOPT_WRITEFUNCTION, AppendBody);
-    api_.easy_setopt(curl, CURLOPT_WRITEDATA, &response.body);
+    api_.easy_setopt(curl, CURLOPT_WRITEDATA, &sink);
     api_.easy_setopt(curl, CURLOPT_HEADERFUNCTION, AppendHeader);
     api_.easy_setopt(curl, CURLOPT_HEADERDATA, &response.headers);
     SetUpTls(curl);

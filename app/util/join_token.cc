@@ -11,6 +11,7 @@
 #include "app/util/crypto.h"
 #include "app/util/jws.h"
 #include "app/util/net_rules.h"
+#include "app/util/printable.h"
 
 namespace kkadm::util {
 namespace {
@@ -48,15 +49,19 @@ std::string HexToBytes(std::string_view hex) {
   return bytes;
 }
 
+// A decoded token's checksum is no signature: anyone can make one whose endpoint holds terminal
+// escapes, so the endpoint is quoted, escaped, in the message.
 Status CheckEndpoint(std::string_view endpoint) {
-  auto host_port = ParseHostPort(endpoint);
-  if (!host_port || host_port->host.empty() || host_port->port.empty() || endpoint.size() > 255) {
-    return TokenError("endpoint \"" + std::string(endpoint) + "\" is not host:port");
-  }
   const bool printable = std::all_of(endpoint.begin(), endpoint.end(), [](char c) {
     return std::isgraph(static_cast<unsigned char>(c)) != 0;
   });
-  return printable ? Status::Ok() : TokenError("endpoint has non-printable characters");
+  if (!printable)
+    return TokenError("endpoint " + Quote(endpoint) + " has non-printable characters");
+  auto host_port = ParseHostPort(endpoint);
+  if (!host_port || host_port->host.empty() || host_port->port.empty() || endpoint.size() > 255) {
+    return TokenError("endpoint " + Quote(endpoint) + " is not host:port");
+  }
+  return Status::Ok();
 }
 
 std::string Checksum(std::string_view fields) {
@@ -90,7 +95,7 @@ Result<std::string> EncodeFields(const JoinToken& token) {
     std::string digest =
         pin.rfind(kPinPrefix, 0) == 0 ? HexToBytes(pin.substr(kPinPrefix.size())) : "";
     if (digest.empty())
-      return TokenError("CA certificate hash \"" + pin + "\" is not sha256:<64 hex>");
+      return TokenError("CA certificate hash " + Quote(pin) + " is not sha256:<64 hex>");
     AppendField(fields, kTagCaCertHash, digest);
   }
   if (!token.certificate_key.empty()) {
@@ -139,6 +144,9 @@ Result<std::string> EncodeJoinToken(const JoinToken& token) {
 Result<JoinToken> DecodeJoinToken(std::string_view text) {
   if (!LooksLikeJoinToken(text)) {
     return TokenError("it does not start with \"" + std::string(kJoinTokenPrefix) + "\"");
+  }
+  if (text.size() > kMaxJoinTokenLength) {
+    return TokenError("it is longer than " + std::to_string(kMaxJoinTokenLength) + " characters");
   }
   const std::string_view body = text.substr(kJoinTokenPrefix.size());
   auto bytes = Base64UrlDecode(body);

@@ -8,6 +8,7 @@
 // rejected here, before any network traffic.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,9 @@
 namespace kkadm::util {
 
 inline constexpr std::string_view kJoinTokenPrefix = "kk1.";
+// A token with one endpoint is about 120 characters, with a certificate key 170; a longer text
+// is refused before it is decoded.
+inline constexpr std::size_t kMaxJoinTokenLength = 4096;
 
 struct JoinToken {
   std::vector<std::string> endpoints;  // "host:port" / "[v6]:port" of the API server(s), in order
@@ -35,7 +39,8 @@ bool LooksLikeJoinToken(std::string_view text);
 Result<std::string> EncodeJoinToken(const JoinToken& token);
 
 // The inverse. InvalidArgument, never echoing the token (it holds a secret), when the prefix, the
-// alphabet, the checksum or a field is wrong.
+// length, the alphabet, the checksum or a field is wrong; an endpoint named in the message is
+// quoted with its non-printable characters escaped.
 Result<JoinToken> DecodeJoinToken(std::string_view text);
 
 // The token with the bootstrap token's secret and the certificate key replaced by "<redacted>":

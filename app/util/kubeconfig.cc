@@ -172,6 +172,11 @@ std::string EncodeKubeconfig(const Kubeconfig& config) {
 }
 
 Result<Kubeconfig> DecodeKubeconfig(std::string_view yaml) {
+  // A kubeconfig comes from files and from the network (cluster-info): the one reader checks it
+  // against its limits and characters first, so yaml-cpp below only ever sees a bounded text.
+  if (Result<nlohmann::json> checked = yaml::Read(yaml); !checked) {
+    return InvalidArgument("invalid kubeconfig: " + checked.error().message());
+  }
   try {
     const YAML::Node root = YAML::Load(std::string(yaml));
     if (!root.IsMap()) return InvalidArgument("kubeconfig is not a YAML mapping");

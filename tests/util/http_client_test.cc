@@ -49,6 +49,23 @@ TEST_F(HttpClientTest, VerifiedTlsReturnsStatusBodyAndHeaders) {
   EXPECT_EQ(server.Requests()[0]["path"], "/x?y=1");
 }
 
+// A server cannot make kkadm hold an endless body: past the limit the transfer ends.
+TEST_F(HttpClientTest, ResponseBodyIsBounded) {
+  EchoServer server(work_.path(), {Ok(std::string(2000, 'x'))[0], Ok(std::string(1000, 'y'))[0]},
+                    EchoServer::Mode::kTls, &pki_);
+  HttpClientOptions options = Verified();
+  options.max_response_bytes = 1000;
+  auto client = NewHttpClient(options);
+  auto response = client->Get(server.url() + "/big");
+  ASSERT_FALSE(response.has_value());
+  EXPECT_EQ(response.error().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(response.error().message(),
+            "GET " + server.url() + "/big: the response is over the limit of 1000 bytes");
+  response = client->Get(server.url() + "/fits");
+  ASSERT_TRUE(response.has_value()) << response.error().message();
+  EXPECT_EQ(response->body.size(), 1000u);
+}
+
 TEST_F(HttpClientTest, WrongCaIsRefused) {
   EchoServer server(work_.path(), Ok("{}"), EchoServer::Mode::kTls, &pki_);
   HttpClientOptions options;

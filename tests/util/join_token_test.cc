@@ -1,8 +1,11 @@
 #include "app/util/join_token.h"
 
 #include <gtest/gtest.h>
+#include <openssl/sha.h>
 
 #include <string>
+
+#include "app/util/jws.h"
 
 namespace kkadm::util {
 namespace {
@@ -93,6 +96,22 @@ TEST(JoinToken, RejectsOtherShapesClearly) {
   EXPECT_NE(bare.status().message().find("does not start with \"kk1.\""), std::string::npos);
   EXPECT_FALSE(DecodeJoinToken("kk1.").has_value());
   EXPECT_FALSE(DecodeJoinToken("kk1.a+b/c===").has_value());
+}
+
+// The checksum is no signature: a crafted token's endpoint reaches the message escaped.
+TEST(JoinToken, CraftedEndpointsAreEscapedInMessages) {
+  const std::string endpoint = "\x1b]0;pwned\x07\nhost";
+  std::string fields = std::string("\x01") + static_cast<char>(endpoint.size()) + endpoint;
+  std::string input = "kk1." + fields;
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(input.data()), input.size(), digest);
+  const std::string token =
+      "kk1." + Base64UrlEncode(fields + std::string(reinterpret_cast<char*>(digest), 4));
+  EXPECT_EQ(DecodeJoinToken(token).status().ToString(),
+            "invalid join token: endpoint \"\\x1b]0;pwned\\x07\\nhost\" has non-printable "
+            "characters");
+  EXPECT_EQ(DecodeJoinToken("kk1." + std::string(5000, 'A')).status().ToString(),
+            "invalid join token: it is longer than 4096 characters");
 }
 
 TEST(JoinToken, EncodingRefusesMalformedFields) {

@@ -77,6 +77,25 @@ TEST(KubeconfigTest, RejectsMalformedInput) {
           .has_value());
 }
 
+// Kubeconfigs come from the network too: the YAML reader's limits apply before yaml-cpp loads.
+TEST(KubeconfigTest, RefusesHostileInputAtOnce) {
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'h'; ++c) {
+    const std::string prev(1, static_cast<char>(c - 1));
+    bomb += std::string(1, c) + ": &" + c + " [";
+    for (int i = 0; i < 10; ++i) bomb += (i ? ", *" : "*") + prev;
+    bomb += "]\n";
+  }
+  EXPECT_EQ(DecodeKubeconfig(bomb).status().ToString(),
+            "invalid kubeconfig: line 5, column 36: aliases expand the text to more than 100000 "
+            "values (the limit)");
+  EXPECT_EQ(
+      DecodeKubeconfig(std::string(10'000, '[') + std::string(10'000, ']')).status().ToString(),
+      "invalid kubeconfig: line 1, column 201: nested more than 200 levels deep (the limit)");
+  EXPECT_EQ(DecodeKubeconfig("current-context: \xff\n").status().ToString(),
+            "invalid kubeconfig: line 1, column 18: invalid UTF-8 byte \\xff");
+}
+
 TEST(KubeconfigTest, Base64) {
   EXPECT_EQ(Base64Encode(""), "");
   EXPECT_EQ(Base64Encode("a"), "YQ==");
