@@ -37,8 +37,8 @@ class FileSystem {
   // into two directories, pays for two directory syncs instead of 22.
   virtual Status Sync() = 0;
 
-  // Creates the directory and its missing parents; the last one gets `mode`, and an existing
-  // directory is chmod-ed to `mode` (kubeadm makes /var/lib/etcd 0700 even when it exists).
+  // Creates the directory and its missing parents; the last one gets `mode`, the parents 0755,
+  // whatever the umask. An existing directory keeps its mode, as with kubeadm's os.MkdirAll.
   virtual Status MakeDirs(const std::string& path, unsigned mode) = 0;
 
   // MakeDirs for a directory another program fills, such as etcd's data directory (kubeadm's

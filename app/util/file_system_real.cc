@@ -20,6 +20,8 @@
 #include <thread>
 #include <utility>
 
+#include "app/util/make_dirs.h"
+
 namespace kkadm::util {
 namespace {
 
@@ -252,9 +254,8 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
   // An earlier write of it is finished first; if that failed, this one replaces it.
   static_cast<void>(Settle(host_path));
   const std::string dir = ParentOf(host_path);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return FailedPrecondition(fmt::format("creating directory {}: {}", dir, ec.message()));
+  // Missing parents get 0755 whatever the umask.
+  KKADM_RETURN_IF_ERROR(MakeDirsWithModes(dir, 0755));
 
   // A dot-file: the kubelet takes every other file in its manifest directory for a static Pod.
   std::size_t name = host_path.find_last_of('/') + 1;  // 0 without a slash
@@ -279,12 +280,8 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
 Status RealFileSystem::MakeDirs(const std::string& path, unsigned mode) {
   const std::string host_path = ToHost(path);
   KKADM_RETURN_IF_ERROR(Settle(host_path));
-  std::error_code ec;
-  std::filesystem::create_directories(host_path, ec);
-  if (ec)
-    return FailedPrecondition(fmt::format("creating directory {}: {}", host_path, ec.message()));
-  if (::chmod(host_path.c_str(), mode) != 0) return ErrnoStatus("chmod", host_path, errno);
-  return Status();
+  // As kubeadm's os.MkdirAll: an existing directory keeps its mode; new ones get theirs exactly.
+  return MakeDirsWithModes(host_path, mode);
 }
 
 Result<FileInfo> RealFileSystem::Stat(const std::string& path) const {

@@ -75,12 +75,16 @@ TEST(DryRunFileSystemTest, EnsureDirectorySaysSoInKubeadmsWordsAndMakesNothing) 
   EXPECT_FALSE(base.Exists("/var/lib/etcd"));
 }
 
-TEST(RealFileSystemTest, EnsureDirectoryMakesItPrivate) {
+// kubeadm's CreateDataDirectory (os.MkdirAll(dir, 0700)): a new directory is private, an
+// existing one keeps its mode.
+TEST(RealFileSystemTest, EnsureDirectoryMakesANewOnePrivate) {
   testing::TempDir node;
   RealFileSystem fs(node.path());
-  ASSERT_TRUE(fs.MakeDirs("/var/lib/etcd", 0755).ok());
   ASSERT_TRUE(fs.EnsureDirectory("/var/lib/etcd", 0700, "etcd").ok());
   EXPECT_EQ(fs.Stat("/var/lib/etcd")->mode, 0700u);
+  ASSERT_TRUE(fs.MakeDirs("/var/lib/other", 0755).ok());
+  ASSERT_TRUE(fs.EnsureDirectory("/var/lib/other", 0700, "etcd").ok());
+  EXPECT_EQ(fs.Stat("/var/lib/other")->mode, 0755u);
 }
 
 }  // namespace

@@ -98,12 +98,32 @@ TEST_P(RealFileSystemTest, RemoveDeletesSymlinkNotTarget) {
   EXPECT_TRUE(fs.Exists("/outside/keep"));
 }
 
-TEST_P(RealFileSystemTest, MakeDirsSetsModeOnExistingDirectory) {
+// As kubeadm's os.MkdirAll: a directory that exists keeps its mode (a dataDir of "/" once made
+// the node's root 0700).
+TEST_P(RealFileSystemTest, MakeDirsKeepsTheModeOfAnExistingDirectory) {
   testing::TempDir root;
   RealFileSystem fs(root.path(), GetParam());
   ASSERT_TRUE(fs.MakeDirs("/var/lib/etcd", 0755).ok());
   ASSERT_TRUE(fs.MakeDirs("/var/lib/etcd", 0700).ok());
+  EXPECT_EQ(fs.Stat("/var/lib/etcd")->mode, 0755u);
+}
+
+// The umask takes no bits from the modes kkadm gives the directories it makes.
+TEST_P(RealFileSystemTest, DirectoryModesDoNotDependOnTheUmask) {
+  testing::TempDir root;
+  RealFileSystem fs(root.path(), GetParam());
+  const mode_t old_umask = ::umask(0);
+  ASSERT_TRUE(fs.MakeDirs("/var/lib/etcd", 0700).ok());
+  ASSERT_TRUE(fs.WriteFile("/etc/kubernetes/pki/ca.key", "k", 0600).ok());
+  ASSERT_TRUE(fs.Sync().ok());
+  ::umask(077);
+  ASSERT_TRUE(fs.MakeDirs("/etc/kubernetes/manifests", 0750).ok());
+  ::umask(old_umask);
+  EXPECT_EQ(fs.Stat("/var/lib")->mode, 0755u);
   EXPECT_EQ(fs.Stat("/var/lib/etcd")->mode, 0700u);
+  EXPECT_EQ(fs.Stat("/etc/kubernetes")->mode, 0755u);
+  EXPECT_EQ(fs.Stat("/etc/kubernetes/pki")->mode, 0755u);
+  EXPECT_EQ(fs.Stat("/etc/kubernetes/manifests")->mode, 0750u);
 }
 
 // Later calls see the writes behind them in order: the last of many writes to one file wins, and
