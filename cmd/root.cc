@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/util/machine_real.h"
+#include "app/util/printable.h"
 #include "app/util/printer.h"
 #include "cmd/command_tree.h"
 #include "cmd/completion.h"
@@ -126,7 +127,10 @@ int Main(int argc, char** argv) {
   app.add_option("-v,--v", context.global.verbosity, "Number for the log level verbosity")
       ->check(CLI::Range(0, 10));
   app.add_option("--rootfs", context.global.rootfs,
-                 "The path to the 'real' host root filesystem; node paths are written under it");
+                 "The path to the 'real' host root filesystem; node paths are written under it")
+      ->check([](const std::string& v) {  // "" would silently mean this machine's own root
+        return v.empty() ? "must not be empty (without --rootfs, the node is this machine)" : "";
+      });
   app.parse_complete_callback([&context] { SetUpLogging(context.global.verbosity); });
 
   InitCommand init(context);
@@ -159,7 +163,9 @@ int Main(int argc, char** argv) {
   if (!context.status.ok()) {
     const std::string& message = context.status.message();
     // The engine already says "error execution phase ...".
-    context.err << (message.rfind("error", 0) == 0 ? "" : "error: ") << message << '\n';
+    // Messages quote files and servers: nothing in them may drive the terminal.
+    context.err << (message.rfind("error", 0) == 0 ? "" : "error: ")
+                << util::EscapeNonPrintable(message, /*keep_newlines=*/true) << '\n';
     return context.exit_code != 0 ? context.exit_code : ExitCodeFor(context.status);
   }
   return kExitOk;
