@@ -38,10 +38,33 @@ std::string Reason(const json::exception& e) {
   }
 }
 
+// Whether `op` (checked by LoadPatchSet: a map with string "op" and "path") adds or removes a
+// member of a value that is neither a map nor a list, e.g. "/spec/x" when spec is a string.
+// nlohmann's patch asserts there (and, built without assertions, does nothing); RFC 6902 and
+// kubectl refuse such a path.
+bool ChangesUnderAScalar(const json& object, const json& op) {
+  const std::string& name = op.at("op").get_ref<const std::string&>();
+  if (name != "add" && name != "remove" && name != "copy" && name != "move") return false;
+  try {
+    const json::json_pointer path(op.at("path").get<std::string>());
+    if (path.empty()) return false;
+    const json::json_pointer parent = path.parent_pointer();
+    return object.contains(parent) && object.at(parent).is_primitive() &&
+           !object.at(parent).is_null();
+  } catch (const json::exception&) {
+    return false;  // a malformed path: patch_inplace reports it
+  }
+}
+
 // Applies the operations one by one so an error names the failing operation.
 Result<json> ApplyJsonPatch(json object, const json& operations) {
   for (size_t i = 0; i < operations.size(); ++i) {
     const json& op = operations[i];
+    if (ChangesUnderAScalar(object, op)) {
+      return InvalidArgument(fmt::format("invalid JSON patch: operation {} ({} {}): path not found",
+                                         i + 1, op.at("op").dump(),
+                                         op.at("path").get<std::string>()));
+    }
     try {
       object.patch_inplace(json::array({op}));
     } catch (const json::exception& e) {

@@ -1,5 +1,6 @@
 #include "app/util/patches/patch_set.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "tests/util/patches/pod_fixture.h"
@@ -162,6 +163,21 @@ TEST(ApplyPatchesTest, ApplyErrorsNameFileAndOperation) {
             "spec: {hostNetwork: true}\n---\nspec:\n  volumes:\n  - hostPath: {}\n"),
       "patches/kube-apiserver.yaml: document 2: invalid strategic merge patch: at spec.volumes: "
       "map {\"hostPath\":{}} does not contain declared merge key \"name\"");
+}
+
+// Found by the patches fuzz target: nlohmann's patch asserted (and, built without assertions,
+// silently did nothing) when an operation added or removed a member of a string.
+TEST(ApplyPatchesTest, AddOrRemoveUnderAScalarIsAPathNotFound) {
+  for (const char* op : {"add", "remove", "copy", "move"}) {
+    const std::string content = fmt::format(
+        "- op: {}\n  path: /metadata/name/x\n  from: /metadata/namespace\n  value: 1\n", op);
+    Result<PatchSet> set = LoadPatchSet({{"patches/kube-apiserver+json.yaml", content}});
+    ASSERT_TRUE(set.has_value()) << set.status().ToString();
+    EXPECT_EQ(ApplyPatches(*set, "kube-apiserver", ApiServerPod()).status().ToString(),
+              fmt::format("patches/kube-apiserver+json.yaml: invalid JSON patch: operation 1 "
+                          "(\"{}\" /metadata/name/x): path not found",
+                          op));
+  }
 }
 
 }  // namespace
