@@ -3,6 +3,7 @@
 
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <openssl/sha.h>
 
 #include <memory>
 
@@ -43,6 +44,12 @@ std::string HexEncode(std::string_view bytes) {
     out.push_back(kDigits[c & 15]);
   }
   return out;
+}
+
+std::string Sha256Hex(std::string_view data) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  return HexEncode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
 }
 
 Result<std::string> CreateCertificateKey() {

@@ -25,4 +25,7 @@ Result<std::string> DecryptBytes(std::string_view sealed, std::string_view key);
 
 std::string HexEncode(std::string_view bytes);
 
+// The SHA-256 of `data` as 64 lower-case hex characters.
+std::string Sha256Hex(std::string_view data);
+
 }  // namespace kkadm::util

@@ -20,6 +20,11 @@ struct FileInfo {
   std::uintmax_t size = 0;
 };
 
+// The start of the names of the temporary files an atomic write of `path` makes beside it
+// ("/etc/kubernetes/.admin.conf.kkadm-tmp-"; six random characters follow). A killed run can
+// leave them behind; they may hold private keys, so the next run removes them.
+std::string TempFilePrefix(std::string_view path);
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;
@@ -31,6 +36,11 @@ class FileSystem {
   // permission bits `mode`. Missing parent directories are created 0755. On failure the old file,
   // if any, is untouched. The rename is made durable by the next Sync.
   virtual Status WriteFile(const std::string& path, std::string_view data, unsigned mode) = 0;
+
+  // Appends `data` to the file with one write(2), creating it (`mode`, missing parents 0755) when
+  // absent: a log of records, each whole or cut short at the file's end by a crash, never
+  // interleaved with another. The next Sync makes the appended data durable.
+  virtual Status AppendFile(const std::string& path, std::string_view data, unsigned mode) = 0;
 
   // Makes the renames of earlier WriteFile calls durable: fsyncs, once each, the directories they
   // went into. A command calls it when its phases end, so the certs phase, which writes 22 files

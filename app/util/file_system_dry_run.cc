@@ -24,12 +24,14 @@ std::string IndentedByTabs(std::string_view text) {
 }  // namespace
 
 DryRunFileSystem::DryRunFileSystem(const FileSystem& base, const std::string& dir, Printer& printer,
-                                   std::vector<std::string> shown_dirs)
+                                   std::vector<std::string> shown_dirs,
+                                   std::vector<std::string> quiet_dirs)
     : base_(base),
       dir_(dir),
       overlay_(dir),
       printer_(printer),
-      shown_dirs_(std::move(shown_dirs)) {}
+      shown_dirs_(std::move(shown_dirs)),
+      quiet_dirs_(std::move(quiet_dirs)) {}
 
 bool DryRunFileSystem::Written(const std::string& path) const { return overlay_.Exists(path); }
 
@@ -45,7 +47,13 @@ Result<std::string> DryRunFileSystem::ReadFile(const std::string& path) const {
   return base_.ReadFile(path);
 }
 
+bool DryRunFileSystem::Quiet(const std::string& path) const {
+  return std::any_of(quiet_dirs_.begin(), quiet_dirs_.end(),
+                     [&](const std::string& dir) { return path.starts_with(dir + "/"); });
+}
+
 Status DryRunFileSystem::WriteFile(const std::string& path, std::string_view data, unsigned mode) {
+  if (Quiet(path)) return overlay_.WriteFile(path, data, mode);
   printer_.Line("dryrun", fmt::format("Would write file \"{}\" (mode {:04o})", path, mode));
   removed_.erase(path);
   KKADM_RETURN_IF_ERROR(overlay_.WriteFile(path, data, mode));
@@ -54,6 +62,17 @@ Status DryRunFileSystem::WriteFile(const std::string& path, std::string_view dat
     printer_.Raw(IndentedByTabs(data));
   }
   return Status();
+}
+
+// Onto the node's file as it is, copied into the overlay at the first append.
+Status DryRunFileSystem::AppendFile(const std::string& path, std::string_view data, unsigned mode) {
+  if (!Written(path) && !removed_.count(path)) {
+    Result<std::string> existing = base_.ReadFile(path);
+    if (existing) KKADM_RETURN_IF_ERROR(overlay_.WriteFile(path, *existing, mode));
+  }
+  if (!Quiet(path)) printer_.Line("dryrun", fmt::format("Would append to file \"{}\"", path));
+  removed_.erase(path);
+  return overlay_.AppendFile(path, data, mode);
 }
 
 Status DryRunFileSystem::Sync() { return overlay_.Sync(); }

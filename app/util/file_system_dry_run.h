@@ -18,11 +18,14 @@ class DryRunFileSystem final : public FileSystem {
   // `base` is the node as it is (read only); `dir` an existing, empty host directory. A file
   // written directly into one of `shown_dirs` (node paths) is also shown with its content, each
   // line indented by a tab, as kubeadm's PrintDryRunFiles shows the static Pod manifests.
+  // Writes into `quiet_dirs` (kkadm's own records of its runs) are not announced.
   DryRunFileSystem(const FileSystem& base, const std::string& dir, Printer& printer,
-                   std::vector<std::string> shown_dirs = {});
+                   std::vector<std::string> shown_dirs = {},
+                   std::vector<std::string> quiet_dirs = {});
 
   Result<std::string> ReadFile(const std::string& path) const override;
   Status WriteFile(const std::string& path, std::string_view data, unsigned mode) override;
+  Status AppendFile(const std::string& path, std::string_view data, unsigned mode) override;
   Status Sync() override;
   Status MakeDirs(const std::string& path, unsigned mode) override;
   Status EnsureDirectory(const std::string& path, unsigned mode, std::string_view phase) override;
@@ -36,12 +39,14 @@ class DryRunFileSystem final : public FileSystem {
  private:
   bool Written(const std::string& path) const;
   bool Shown(const std::string& path) const;
+  bool Quiet(const std::string& path) const;
 
   const FileSystem& base_;
   std::string dir_;
   RealFileSystem overlay_;
   Printer& printer_;
   std::vector<std::string> shown_dirs_;
+  std::vector<std::string> quiet_dirs_;
   std::set<std::string> removed_;
 };
 

@@ -50,14 +50,19 @@ Status WriteAll(int fd, std::string_view data) {
   return Status();
 }
 
-Status SyncDirectory(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus("opening directory", dir, errno);
-  int rc = ::fsync(fd);
+// fsync of a directory (its renames) or fdatasync of a file (what was appended to it).
+Status SyncPath(const std::string& path, bool directory) {
+  int fd = ::open(path.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_WRONLY) | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus(directory ? "opening directory" : "opening", path, errno);
+  int rc = directory ? ::fsync(fd) : ::fdatasync(fd);
   int err = errno;
   ::close(fd);
-  if (rc != 0) return ErrnoStatus("syncing directory", dir, err);
+  if (rc != 0) return ErrnoStatus(directory ? "syncing directory" : "syncing", path, err);
   return Status();
+}
+
+void AddOnce(std::vector<std::string>& list, const std::string& item) {
+  if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
 }
 
 // True when `path` is `dir` or inside it.
@@ -88,6 +93,12 @@ Status FinishWrite(int fd, const std::string& temp, const std::string& target) {
 }
 
 }  // namespace
+
+std::string TempFilePrefix(std::string_view path) {
+  // A dot-file: the kubelet takes every other file in its manifest directory for a static Pod.
+  const std::size_t name = path.find_last_of('/') + 1;  // 0 without a slash
+  return std::string(path.substr(0, name)) + "." + std::string(path.substr(name)) + ".kkadm-tmp-";
+}
 
 // The worker threads of RealFileSystem::Writes::kBehind and what they have left to do.
 class WriteBehind {
@@ -200,10 +211,15 @@ RealFileSystem::~RealFileSystem() { static_cast<void>(Sync()); }
 
 Status RealFileSystem::Sync() {
   Status first = behind_ ? behind_->Drain() : Status();
-  std::vector<std::string> dirs;
+  std::vector<std::string> dirs, files;
   dirs.swap(unsynced_dirs_);
+  files.swap(unsynced_files_);
+  for (const auto& path : files) {
+    Status s = SyncPath(path, false);
+    if (first.ok() && s.code() != StatusCode::kNotFound) first = s;
+  }
   for (const auto& dir : dirs) {
-    Status s = SyncDirectory(dir);
+    Status s = SyncPath(dir, true);
     // A directory removed since (reset, a test's cleanup) has no rename left to keep.
     if (first.ok() && s.code() != StatusCode::kNotFound) first = s;
   }
@@ -257,9 +273,7 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
   // Missing parents get 0755 whatever the umask.
   KKADM_RETURN_IF_ERROR(MakeDirsWithModes(dir, 0755));
 
-  // A dot-file: the kubelet takes every other file in its manifest directory for a static Pod.
-  std::size_t name = host_path.find_last_of('/') + 1;  // 0 without a slash
-  std::string temp = host_path.substr(0, name) + "." + host_path.substr(name) + ".kkadm-tmp-XXXXXX";
+  std::string temp = TempFilePrefix(host_path) + "XXXXXX";
   int fd = ::mkostemp(temp.data(), O_CLOEXEC);
   if (fd < 0) return ErrnoStatus("creating temporary file for", host_path, errno);
   auto fail = [&](Status status) {
@@ -270,11 +284,30 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
   if (::fchmod(fd, mode) != 0)
     return fail(Status(StatusCode::kFailedPrecondition, std::strerror(errno)));
   if (Status s = WriteAll(fd, data); !s.ok()) return fail(s);
-  if (std::find(unsynced_dirs_.begin(), unsynced_dirs_.end(), dir) == unsynced_dirs_.end()) {
-    unsynced_dirs_.push_back(dir);
-  }
+  AddOnce(unsynced_dirs_, dir);
   if (behind_) return behind_->Commit(fd, std::move(temp), host_path);
   return FinishWrite(fd, temp, host_path);
+}
+
+Status RealFileSystem::AppendFile(const std::string& path, std::string_view data, unsigned mode) {
+  const std::string host_path = ToHost(path);
+  KKADM_RETURN_IF_ERROR(Settle(host_path));
+  const std::string dir = ParentOf(host_path);
+  // Missing parents get 0755 whatever the umask.
+  KKADM_RETURN_IF_ERROR(MakeDirsWithModes(dir, 0755));
+  int fd = ::open(host_path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+  const bool created = fd >= 0;
+  if (!created && errno == EEXIST) fd = ::open(host_path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("opening", host_path, errno);
+  // The umask may have taken bits away from a new file's mode.
+  Status status = created && ::fchmod(fd, mode) != 0
+                      ? Status(StatusCode::kFailedPrecondition, std::strerror(errno))
+                      : WriteAll(fd, data);
+  ::close(fd);
+  if (!status.ok()) return status.Wrap(fmt::format("appending to {}", host_path));
+  AddOnce(unsynced_files_, host_path);
+  if (created) AddOnce(unsynced_dirs_, dir);
+  return Status();
 }
 
 Status RealFileSystem::MakeDirs(const std::string& path, unsigned mode) {

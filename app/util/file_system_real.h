@@ -29,6 +29,7 @@ class RealFileSystem final : public FileSystem {
 
   Result<std::string> ReadFile(const std::string& path) const override;
   Status WriteFile(const std::string& path, std::string_view data, unsigned mode) override;
+  Status AppendFile(const std::string& path, std::string_view data, unsigned mode) override;
   Status MakeDirs(const std::string& path, unsigned mode) override;
   Status EnsureDirectory(const std::string& path, unsigned mode, std::string_view) override {
     return MakeDirs(path, mode);
@@ -45,7 +46,8 @@ class RealFileSystem final : public FileSystem {
   Status Settle(const std::string& host_path) const;
 
   std::string root_;                        // without a trailing slash; empty for "/"
-  std::vector<std::string> unsynced_dirs_;  // host paths, in the order first written to
+  std::vector<std::string> unsynced_dirs_;   // host paths, in the order first written to
+  std::vector<std::string> unsynced_files_;  // host paths appended to
   std::unique_ptr<WriteBehind> behind_;     // null for Writes::kInPlace
 };
 

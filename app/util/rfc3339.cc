@@ -1,6 +1,7 @@
 // RFC 3339 time parsing and formatting (see rfc3339.h).
 #include "app/util/rfc3339.h"
 
+#include <cstdio>
 #include <ctime>
 
 #include "app/util/ascii.h"
@@ -63,6 +64,16 @@ std::string FormatRfc3339(std::chrono::system_clock::time_point time) {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return text;
+}
+
+std::string FormatRfc3339Milli(std::chrono::system_clock::time_point time) {
+  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          time.time_since_epoch() % std::chrono::seconds(1))
+                          .count();
+  std::string text = FormatRfc3339(time);
+  char fraction[8];
+  std::snprintf(fraction, sizeof fraction, ".%03d", static_cast<int>((millis + 1000) % 1000));
+  return text.insert(text.size() - 1, fraction);
 }
 
 }  // namespace kkadm::util

@@ -23,5 +23,7 @@ std::optional<std::chrono::system_clock::time_point> ParseRfc3339(std::string_vi
 
 // Go's t.UTC().Format(time.RFC3339): "2026-11-23T10:00:00Z", fractions of a second dropped.
 std::string FormatRfc3339(std::chrono::system_clock::time_point time);
+// The same with milliseconds (Go's time.RFC3339Nano cut to three digits): "...T10:00:00.042Z".
+std::string FormatRfc3339Milli(std::chrono::system_clock::time_point time);
 
 }  // namespace kkadm::util

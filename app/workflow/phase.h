@@ -10,6 +10,16 @@
 
 namespace kkadm::workflow {
 
+// One value a phase reads, named as the user knows it: a config field
+// ("apiServer.extraArgs[enable-admission-plugins]"), a flag ("--upload-certs"), a version or a
+// fact found on the machine. The node's journal compares a phase's inputs with those it last ran
+// with; a secret's value is only ever kept and compared as its hash.
+struct PhaseInput {
+  std::string name;
+  std::string value;
+  bool secret = false;
+};
+
 // A flag only one phase subcommand has (kubeadm's LocalFlags), bound straight to its storage.
 struct LocalFlag {
   std::string name;
@@ -38,6 +48,9 @@ struct Phase {
   // An error stops the run as a failure of this phase.
   std::function<Status()> check;
   std::function<Result<bool>()> run_if;  // may be empty
+  // May be empty (the phase reads nothing that could change between runs). Called after data
+  // initialisation; what the phase reads, for the node's journal (app/workflow/observer.h).
+  std::function<std::vector<PhaseInput>()> inputs;
   std::vector<std::string>
       inherit_flags;  // names of the command's flags this phase's subcommand gets
   std::vector<LocalFlag> local_flags;

@@ -170,14 +170,39 @@ Status Runner::Run(const RunOptions& options) {
   KKADM_RETURN_IF_ERROR(CheckDependencies(*selected));
   KKADM_RETURN_IF_ERROR(InitData());
   KKADM_RETURN_IF_ERROR(CheckPhases(*selected));
+  auto planned = PlanPhases(*selected, options.filter_path.has_value());
+  KKADM_RETURN_IF_ERROR(planned.status());
   for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if ((*selected)[i] && entries_[i].phase->prepare) entries_[i].phase->prepare();
+    if ((*planned)[i] && entries_[i].phase->prepare) entries_[i].phase->prepare();
   }
+  Status outcome = RunPlanned(*planned);
+  return observer_ ? observer_->RunEnded(outcome) : outcome;
+}
+
+Result<std::vector<bool>> Runner::PlanPhases(const std::vector<bool>& selected,
+                                             bool phase_command) {
+  if (!observer_) return selected;
+  Result<std::vector<bool>> planned = observer_->Plan(entries_, selected, phase_command);
+  if (planned && planned->size() != entries_.size()) {
+    return Internal("the run observer planned a run of another phase tree");
+  }
+  return planned;
+}
+
+Status Runner::RunPlanned(const std::vector<bool>& planned) {
   for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (!(*selected)[i]) continue;
-    Status status = RunPhase(entries_[i]);
+    if (!planned[i]) continue;
+    const Entry& entry = entries_[i];
+    bool ran = false;
+    Status status = observer_ ? observer_->PhaseStarting(entry) : Status::Ok();
+    if (status.ok()) {
+      status = RunPhase(entry, ran);
+      if (observer_) observer_->PhaseEnded(entry, status, ran);
+    } else {
+      status = std::move(status).Wrap("error execution phase " + entry.path);
+    }
     if (!status.ok()) {
-      failed_phase_ = entries_[i].path;
+      failed_phase_ = entry.path;
       return status;
     }
   }
@@ -196,7 +221,7 @@ Status Runner::CheckPhases(const std::vector<bool>& selected) {
   return Status::Ok();
 }
 
-Status Runner::RunPhase(const Entry& entry) {
+Status Runner::RunPhase(const Entry& entry, bool& ran) {
   const Phase& phase = *entry.phase;
   if (phase.run_if) {
     Result<bool> wanted = phase.run_if();
@@ -206,6 +231,7 @@ Status Runner::RunPhase(const Entry& entry) {
     }
     if (!*wanted) return Status::Ok();
   }
+  ran = true;
   if (!phase.run) return Status::Ok();
   return phase.run().Wrap("error execution phase " + entry.path);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/util/status.h"
+#include "app/workflow/observer.h"
 #include "app/workflow/phase.h"
 
 namespace kkadm::workflow {
@@ -49,14 +50,18 @@ class Runner {
       std::function<std::string(const std::string& name, const std::vector<std::string>& valid)>;
   void SetUnknownNameHint(UnknownNameHint hint) { unknown_name_hint_ = std::move(hint); }
 
+  // Watches every later Run (not owned; null: none). See observer.h.
+  void SetObserver(RunObserver* observer) { observer_ = observer; }
+
   // Runs the selected phases in order. Before anything runs: the filter path and every skip name
   // must be existing full paths (else InvalidArgument "invalid phase name: <name>[<hint>]; valid
   // phase names are: a, a/b, ..."; "<parent>/all" is also accepted as a skip name and skips
   // nothing, as in kubeadm), and every dependency of a selected phase must be the raw name of a
   // selected phase visited earlier (else InvalidArgument "unresolved dependencies:\n\tmissing [x y]
   // phase(s) needed by "<name>" phase"). Then data is initialised, every selected phase's check is
-  // called (error -> "error execution phase <path>: <cause>", and no phase runs), then its prepare,
-  // and for each selected phase run_if (error
+  // called (error -> "error execution phase <path>: <cause>", and no phase runs), then the
+  // observer's Plan (which may leave phases out or refuse the run), then each planned phase's
+  // prepare, and for each planned phase run_if (error
   // -> "error execution run condition for phase <path>: <cause>"; false -> skipped) and run (error
   // -> "error execution phase <path>: <cause>", same StatusCode). The first failure stops the run;
   // nothing is rolled back.
@@ -75,13 +80,7 @@ class Runner {
   std::string Help(const std::string& command_use) const;
 
   // The tree as flattened for the CLI binding: one entry per phase in execution order.
-  struct Entry {
-    const Phase* phase;
-    std::string path;
-    int level;        // 0 for top-level phases
-    int parent;       // index of the parent entry, -1 at top level
-    std::size_t end;  // one past the last descendant's index
-  };
+  using Entry = PhaseEntry;
   const std::vector<Entry>& entries() const { return entries_; }
 
  private:
@@ -90,7 +89,9 @@ class Runner {
   Result<std::vector<bool>> SelectPhases(const RunOptions& options) const;
   Status CheckDependencies(const std::vector<bool>& selected) const;
   Status CheckPhases(const std::vector<bool>& selected);
-  Status RunPhase(const Entry& entry);
+  Result<std::vector<bool>> PlanPhases(const std::vector<bool>& selected, bool phase_command);
+  Status RunPlanned(const std::vector<bool>& planned);
+  Status RunPhase(const Entry& entry, bool& ran);
   Status InvalidPhaseName(const std::string& name) const;
   std::optional<std::size_t> Find(const std::string& path) const;
 
@@ -101,6 +102,7 @@ class Runner {
   std::optional<Status> init_status_;  // set once the initializer ran
   std::string failed_phase_;
   UnknownNameHint unknown_name_hint_;
+  RunObserver* observer_ = nullptr;
 };
 
 }  // namespace kkadm::workflow
