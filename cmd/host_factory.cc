@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "app/phases/journal/journal.h"
 #include "app/util/file_system_dry_run.h"
 #include "app/util/file_system_real.h"
 #include "app/util/init_system_announcing.h"
@@ -91,8 +92,10 @@ Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Ma
     Result<std::string> dir = MakeDryRunDir(options.dry_run_name);
     if (!dir) return dir.error();
     parts.dry_run_dir = *dir;
-    parts.dry_run_fs =
-        std::make_unique<util::DryRunFileSystem>(*parts.node_fs, *dir, printer, options.shown_dirs);
+    // kkadm's own records of the run are kept in the overlay too, without a word.
+    parts.dry_run_fs = std::make_unique<util::DryRunFileSystem>(
+        *parts.node_fs, *dir, printer, options.shown_dirs,
+        std::vector<std::string>{phases::journal::kStateDir, phases::journal::kRunDir});
     parts.init = std::make_unique<util::DryRunInitSystem>(printer, parts.real_init.get());
     parts.dry_run_mounter = std::make_unique<util::DryRunMounter>(*parts.real_mounter, printer);
     parts.remover = std::make_unique<util::DryRunTreeRemover>(printer);

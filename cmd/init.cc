@@ -14,6 +14,7 @@
 #include "app/phases/init/certs_phase.h"
 #include "app/phases/init/control_plane_phase.h"
 #include "app/phases/init/etcd_phase.h"
+#include "app/phases/init/init_inputs.h"
 #include "app/phases/init/kubeconfig_phase.h"
 #include "app/phases/init/kubelet_finalize_phase.h"
 #include "app/phases/init/kubelet_start_phase.h"
@@ -35,20 +36,22 @@ namespace kkadm::cmd {
 namespace {
 
 std::vector<workflow::Phase> InitPhases(phases::InitData& data) {
-  return {phases::NewPreflightPhase(data),
-          phases::NewCertsPhase(data),
-          phases::NewKubeconfigPhase(data),
-          phases::NewEtcdPhase(data),
-          phases::NewControlPlanePhase(data),
-          phases::NewKubeletStartPhase(data),
-          phases::NewWaitControlPlanePhase(data),
-          phases::NewUploadConfigPhase(data),
-          phases::NewUploadCertsPhase(data),
-          phases::NewMarkControlPlanePhase(data),
-          phases::NewBootstrapTokenPhase(data),
-          phases::NewKubeletFinalizePhase(data),
-          phases::NewAddonPhase(data),
-          phases::NewShowJoinCommandPhase(data)};
+  std::vector<workflow::Phase> tree = {phases::NewPreflightPhase(data),
+                                       phases::NewCertsPhase(data),
+                                       phases::NewKubeconfigPhase(data),
+                                       phases::NewEtcdPhase(data),
+                                       phases::NewControlPlanePhase(data),
+                                       phases::NewKubeletStartPhase(data),
+                                       phases::NewWaitControlPlanePhase(data),
+                                       phases::NewUploadConfigPhase(data),
+                                       phases::NewUploadCertsPhase(data),
+                                       phases::NewMarkControlPlanePhase(data),
+                                       phases::NewBootstrapTokenPhase(data),
+                                       phases::NewKubeletFinalizePhase(data),
+                                       phases::NewAddonPhase(data),
+                                       phases::NewShowJoinCommandPhase(data)};
+  phases::DeclareInitInputs(tree, data);
+  return tree;
 }
 
 }  // namespace
@@ -131,7 +134,12 @@ Status InitCommand::MakeSeams() {
   if (!seams) return seams.error();
   host_ = std::move(seams->host);
   waiter_ = std::move(seams->waiter);
-  data_.host = &host_->host();
+  Result<std::unique_ptr<JournaledHost>> journaled =
+      JournaledHost::Make(host_->host(), printer_, "init", options_.force);
+  if (!journaled) return journaled.error();
+  journaled_ = std::move(*journaled);
+  runner_.SetObserver(&journaled_->observer());
+  data_.host = &journaled_->host();
   data_.out = &printer_;
   data_.waiter = waiter_.get();
   access_ = std::make_unique<KubeconfigClusterAccess>(data_);

@@ -13,6 +13,7 @@
 #include "cmd/context.h"
 #include "cmd/host_factory.h"
 #include "cmd/init_options.h"
+#include "cmd/journaled_host.h"
 
 namespace kkadm::cmd {
 
@@ -40,6 +41,7 @@ class InitCommand {
   phases::InitData data_;
   std::unique_ptr<util::Machine> machine_;
   std::unique_ptr<OwnedHost> host_;
+  std::unique_ptr<JournaledHost> journaled_;  // over host_
   std::unique_ptr<phases::Waiter> waiter_;
   std::unique_ptr<KubeconfigClusterAccess> access_;
   workflow::FlagSet flags_;

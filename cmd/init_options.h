@@ -15,6 +15,7 @@ struct InitOptions {
   bool upload_certs = false;
   bool skip_token_print = false;
   bool skip_certificate_key_print = false;
+  bool force = false;  // overwrite files changed since kkadm wrote them
   std::string kubeconfig_dir = "/etc/kubernetes";
   std::string kubeconfig_path = "/etc/kubernetes/admin.conf";
 };

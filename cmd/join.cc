@@ -11,6 +11,7 @@
 #include "app/phases/join/check_etcd_phase.h"
 #include "app/phases/join/control_plane_join_phase.h"
 #include "app/phases/join/control_plane_prepare_phase.h"
+#include "app/phases/join/join_inputs.h"
 #include "app/phases/join/kubelet_start_phase.h"
 #include "app/phases/join/preflight_phase.h"
 #include "app/phases/join/wait_control_plane_phase.h"
@@ -28,9 +29,12 @@ namespace kkadm::cmd {
 namespace {
 
 std::vector<workflow::Phase> JoinPhases(phases::JoinData& data) {
-  return {phases::NewJoinPreflightPhase(data),    phases::NewControlPlanePreparePhase(data),
-          phases::NewCheckEtcdPhase(data),        phases::NewJoinKubeletStartPhase(data),
-          phases::NewControlPlaneJoinPhase(data), phases::NewJoinWaitControlPlanePhase(data)};
+  std::vector<workflow::Phase> tree = {
+      phases::NewJoinPreflightPhase(data),    phases::NewControlPlanePreparePhase(data),
+      phases::NewCheckEtcdPhase(data),        phases::NewJoinKubeletStartPhase(data),
+      phases::NewControlPlaneJoinPhase(data), phases::NewJoinWaitControlPlanePhase(data)};
+  phases::DeclareJoinInputs(tree, data);
+  return tree;
 }
 
 constexpr const char* kJoinLong =
@@ -156,7 +160,12 @@ Status JoinCommand::MakeSeams() {
   if (!seams) return seams.error();
   host_ = std::move(seams->host);
   waiter_ = std::move(seams->waiter);
-  data_.host = &host_->host();
+  Result<std::unique_ptr<JournaledHost>> journaled =
+      JournaledHost::Make(host_->host(), printer_, "join", options_.force);
+  if (!journaled) return journaled.error();
+  journaled_ = std::move(*journaled);
+  runner_.SetObserver(&journaled_->observer());
+  data_.host = &journaled_->host();
   data_.out = &printer_;
   access_ = std::make_unique<DiscoveringClusterAccess>(data_);
   data_.access = access_.get();

@@ -16,6 +16,7 @@
 #include "cmd/context.h"
 #include "cmd/host_factory.h"
 #include "cmd/join_options.h"
+#include "cmd/journaled_host.h"
 
 namespace kkadm::cmd {
 
@@ -44,6 +45,7 @@ class JoinCommand {
   phases::JoinData data_;
   std::unique_ptr<util::Machine> machine_;
   std::unique_ptr<OwnedHost> host_;
+  std::unique_ptr<JournaledHost> journaled_;  // over host_
   std::unique_ptr<DiscoveringClusterAccess> access_;
   std::unique_ptr<phases::Waiter> waiter_;
   std::unique_ptr<phases::KubeletBootstrapWaiter> kubelet_bootstrap_;

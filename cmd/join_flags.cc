@@ -65,6 +65,8 @@ void RegisterJoinFlags(workflow::FlagSet& flags, JoinOptions& o) {
   AddConfigFlag(flags, o.config_path);
   RegisterDiscoveryFlags(flags, o.flags);
   RegisterNodeFlags(flags, o.flags);
+  AddBoolFlag(flags, "force", o.force,
+              "Overwrite files that were changed since kkadm wrote them when phases run again.");
 }
 
 Status ApplyJoinArgument(JoinOptions& options) {

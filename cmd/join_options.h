@@ -17,6 +17,7 @@ struct JoinOptions {
   std::string argument;     // the positional [api-server-endpoint | join-token]
   // The API endpoints of a join token after its first (which becomes the endpoint).
   std::vector<std::string> extra_endpoints;
+  bool force = false;  // overwrite files changed since kkadm wrote them
 };
 
 // Registers every flag of `kkadm join`, and the positional argument as "api-server-endpoint", in

@@ -40,10 +40,10 @@ check_kubeconfig controller-manager.conf system:kube-controller-manager "" https
 check_kubeconfig scheduler.conf system:kube-scheduler "" https://192.0.2.10:6443
 
 # Re-running reuses every file.
-before=$(tree_fingerprint "$R")
+before=$(node_fingerprint "$R")
 out=$("$KKADM" init phase kubeconfig all "${FLAGS[@]}" --control-plane-endpoint cp.example.internal:7443 2>&1) ||
   fail "kubeconfig re-run failed: $out"
-assert_eq "re-run changes nothing" "$before" "$(tree_fingerprint "$R")"
+assert_eq "re-run changes nothing" "$before" "$(node_fingerprint "$R")"
 assert_contains "re-run output" "$out" '[kubeconfig] Using existing kubeconfig file: "/etc/kubernetes/admin.conf"'
 
 # A kubeconfig made with another CA is refused, and left as it is.

@@ -86,9 +86,9 @@ for alg in RSA-2048 ECDSA-P256; do
   check_pki "$R/etc/kubernetes/pki" "$key_type"
 
   # Re-running on an existing PKI reuses every file byte for byte.
-  before=$(tree_fingerprint "$R")
+  before=$(node_fingerprint "$R")
   out=$("$KKADM" init phase certs all --config "$WORK/$alg.yaml" --rootfs "$R" 2>&1) || fail "$alg: re-run failed: $out"
-  assert_eq "$alg: re-run changes nothing" "$before" "$(tree_fingerprint "$R")"
+  assert_eq "$alg: re-run changes nothing" "$before" "$(node_fingerprint "$R")"
   assert_contains "$alg re-run output" "$out" "[certs] Using existing ca certificate authority"
   assert_contains "$alg re-run output" "$out" "[certs] Using existing apiserver certificate and key on disk"
 done
@@ -100,12 +100,12 @@ openssl req -x509 -newkey rsa:2048 -nodes -keyout "$WORK/other-ca.key" -out "$WO
 openssl req -newkey rsa:2048 -nodes -keyout "$P/apiserver.key" -subj /CN=kube-apiserver 2>/dev/null |
   openssl x509 -req -CA "$WORK/other-ca.crt" -CAkey "$WORK/other-ca.key" -CAcreateserial \
     -days 1 -out "$P/apiserver.crt" 2>/dev/null
-before=$(tree_fingerprint "$R")
+before=$(node_fingerprint "$R")
 rc=0; out=$("$KKADM" init phase certs all --config "$WORK/RSA-2048.yaml" --rootfs "$R" 2>&1) || rc=$?
 check "foreign leaf: non-zero exit" [ "$rc" -ne 0 ]
 assert_contains "foreign leaf error" "$out" "apiserver"
 assert_contains "foreign leaf error" "$out" "not signed by"
-assert_eq "foreign leaf: nothing changed" "$before" "$(tree_fingerprint "$R")"
+assert_eq "foreign leaf: nothing changed" "$before" "$(node_fingerprint "$R")"
 
 # Flags instead of a file: --cert-dir and --apiserver-cert-extra-sans.
 R=$WORK/root-flags; mkdir -p "$R"

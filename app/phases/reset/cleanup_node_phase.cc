@@ -7,6 +7,8 @@
 
 #include <map>
 
+#include "app/phases/journal/journal.h"
+
 namespace kkadm::phases::reset {
 namespace {
 
@@ -101,6 +103,10 @@ Status RunCleanupNode(ResetData& data) {
   // The remover says what it deletes ("[reset] Deleting files: [...]", or "Would delete ...").
   AddFailures(data, data.host->remover.CleanDirectories(DirectoriesToClean(data, unmounted)));
   AddFailures(data, data.host->remover.RemoveFiles(FilesToDelete(data)));
+  // kkadm's journal of what it did to the node goes with what it did: the next init or join
+  // starts afresh.
+  AddFailures(data, data.host->remover.RemovePath(journal::kStateDir));
+  AddFailures(data, data.host->remover.RemovePath(journal::kRunDir));
   return Status();
 }
 

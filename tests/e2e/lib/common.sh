@@ -45,6 +45,12 @@ tree_fingerprint() {
   (cd "$1" && find . -printf '%p %y %m\n' | sort && find . -type f -print0 | sort -z | xargs -0r sha256sum)
 }
 
+# tree_fingerprint of a node root without kkadm's own state: its journal (/var/lib/kkadm) and
+# the status of its last run (/run/kkadm), which every run that touches the node updates.
+node_fingerprint() {
+  tree_fingerprint "$1" | grep -v -e '^\./var/lib/kkadm' -e '^\./run/kkadm' -e ' \./var/lib/kkadm' -e ' \./run/kkadm'
+}
+
 finish() {
   echo "$E2E_NAME: $E2E_CHECKS checks passed, $E2E_FAILURES failed"
   [ "$E2E_FAILURES" -eq 0 ]

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# A key and its certificate are one unit: `kkadm init phase certs all` is killed (SIGKILL, from
+# strace's fault injection) at each rename and at every Nth write of its run in turn, and fails
+# with a full disk (ENOSPC injected) at every Nth write; after each, the same command run again
+# exits 0, openssl verifies every certificate against its CA and matches every key to its
+# certificate, and no temporary file is left. The journal undoes what the interrupted attempt of
+# a phase made before the phase runs again. KKADM_KILL_STRIDE (default 7) sets N for writes.
+source "$(dirname "$0")/lib/common.sh"
+source "$(dirname "$0")/lib/pki.sh"
+command -v strace >/dev/null || { echo "needs strace"; exit 77; }
+STRIDE=${KKADM_KILL_STRIDE:-7}
+
+cat > "$WORK/init.yaml" <<CFG
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: InitConfiguration
+nodeRegistration: {name: node-1}
+localAPIEndpoint: {advertiseAddress: 192.0.2.10}
+---
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: ClusterConfiguration
+kubernetesVersion: v1.31.0
+encryptionAlgorithm: ECDSA-P256
+CFG
+
+certs() {  # ROOT [strace args...]: kkadm init phase certs all on ROOT
+  local root=$1; shift
+  if [ $# -gt 0 ]; then
+    strace -f -qq -o /dev/null "$@" -- "$KKADM" --rootfs "$root" init phase certs all --config "$WORK/init.yaml"
+  else
+    "$KKADM" --rootfs "$root" init phase certs all --config "$WORK/init.yaml"
+  fi
+}
+
+# The node's PKI is whole: each certificate verifies against its CA, each key is its
+# certificate's, sa.key and sa.pub are a pair, no temporary file is left.
+pki_whole() {  # ROOT
+  local pki=$1/etc/kubernetes/pki f
+  for f in apiserver apiserver-kubelet-client front-proxy-client etcd/server etcd/peer \
+    etcd/healthcheck-client apiserver-etcd-client; do
+    local ca=$pki/ca.crt
+    case $f in front-proxy-client) ca=$pki/front-proxy-ca.crt ;; etcd/* | apiserver-etcd-client) ca=$pki/etcd/ca.crt ;; esac
+    openssl verify -CAfile "$ca" "$pki/$f.crt" >/dev/null 2>&1 || { echo "$f does not verify"; return 1; }
+  done
+  for f in ca front-proxy-ca etcd/ca apiserver etcd/server etcd/peer; do
+    [ "$(openssl pkey -in "$pki/$f.key" -pubout 2>/dev/null)" = "$(openssl x509 -in "$pki/$f.crt" -noout -pubkey)" ] ||
+      { echo "$f.key is not $f.crt's"; return 1; }
+  done
+  [ "$(openssl pkey -in "$pki/sa.key" -pubout)" = "$(cat "$pki/sa.pub")" ] || { echo "sa.pub is not sa.key's"; return 1; }
+  local temp; temp=$(find "$1" -name '*.kkadm-tmp-*')
+  [ -z "$temp" ] || { echo "temporary files left: $temp"; return 1; }
+}
+
+interrupt_and_resume() {  # WHAT STRACE-INJECTION
+  local root; root=$(mktemp -d "$WORK/root.XXXXXX")
+  local rc=0 out
+  out=$(certs "$root" -e "inject=$2" 2>&1) && rc=0 || rc=$?
+  [ "$rc" -ne 0 ] || { pass; return 0; }  # the run ended before the injection
+  rc=0; out=$(certs "$root" 2>&1) || rc=$?
+  assert_eq "$1: the re-run exits 0 ($out)" 0 "$rc"
+  local why; why=$(pki_whole "$root") || fail "$1: $why"
+  pass
+  rm -rf "$root"
+}
+
+# How many renames and writes an uninterrupted run makes (worker threads included).
+count() {  # SYSCALL
+  local root; root=$(mktemp -d "$WORK/count.XXXXXX")
+  strace -f -qq -c -S calls -e "trace=$1" -o "$WORK/count" -- "$KKADM" --rootfs "$root" init phase certs all --config "$WORK/init.yaml" >/dev/null
+  awk -v s="$1" '$NF == s {print $4}' "$WORK/count"
+}
+RENAMES=$(count rename) WRITES=$(count write)
+echo "an uninterrupted run makes $RENAMES renames and $WRITES writes"
+[ "${RENAMES:-0}" -ge 22 ] || fail "expected at least 22 renames, counted '$RENAMES'"
+
+# strace counts calls per thread: renames are the write-behind threads', so few reach N > 6.
+for ((n = 1; n <= RENAMES; n++)); do
+  interrupt_and_resume "SIGKILL at rename $n" "rename:signal=SIGKILL:when=$n"
+done
+for ((n = 1; n <= WRITES; n += STRIDE)); do
+  interrupt_and_resume "SIGKILL at write $n" "write:signal=SIGKILL:when=$n"
+  interrupt_and_resume "ENOSPC at write $n" "write:error=ENOSPC:when=$n"
+done
+# SIGKILL at random instants of the run (its first ~40 ms).
+for ((i = 0; i < ${KKADM_KILL_RANDOM:-30}; i++)); do
+  root=$(mktemp -d "$WORK/random.XXXXXX")
+  "$KKADM" --rootfs "$root" init phase certs all --config "$WORK/init.yaml" >/dev/null 2>&1 &
+  pid=$!
+  sleep "$(printf "0.%03d" $((RANDOM % 40)))"
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  rc=0; out=$(certs "$root" 2>&1) || rc=$?
+  assert_eq "random kill $i: the re-run exits 0 ($out)" 0 "$rc"
+  why=$(pki_whole "$root") || fail "random kill $i: $why"
+  rm -rf "$root"
+done
+finish
