@@ -14,7 +14,6 @@
 #include "app/phases/init/certs_phase.h"
 #include "app/phases/init/control_plane_phase.h"
 #include "app/phases/init/etcd_phase.h"
-#include "app/phases/init/init_inputs.h"
 #include "app/phases/init/kubeconfig_phase.h"
 #include "app/phases/init/kubelet_finalize_phase.h"
 #include "app/phases/init/kubelet_start_phase.h"
@@ -30,6 +29,7 @@
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
 #include "cmd/help.h"
+#include "cmd/init_inputs.h"
 #include "cmd/root.h"
 
 namespace kkadm::cmd {
@@ -50,7 +50,7 @@ std::vector<workflow::Phase> InitPhases(phases::InitData& data) {
                                        phases::NewKubeletFinalizePhase(data),
                                        phases::NewAddonPhase(data),
                                        phases::NewShowJoinCommandPhase(data)};
-  phases::DeclareInitInputs(tree, data);
+  DeclareInitInputs(tree, data);
   return tree;
 }
 

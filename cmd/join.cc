@@ -11,7 +11,6 @@
 #include "app/phases/join/check_etcd_phase.h"
 #include "app/phases/join/control_plane_join_phase.h"
 #include "app/phases/join/control_plane_prepare_phase.h"
-#include "app/phases/join/join_inputs.h"
 #include "app/phases/join/kubelet_start_phase.h"
 #include "app/phases/join/preflight_phase.h"
 #include "app/phases/join/wait_control_plane_phase.h"
@@ -23,6 +22,7 @@
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
 #include "cmd/help.h"
+#include "cmd/join_inputs.h"
 #include "cmd/root.h"
 
 namespace kkadm::cmd {
@@ -33,7 +33,7 @@ std::vector<workflow::Phase> JoinPhases(phases::JoinData& data) {
       phases::NewJoinPreflightPhase(data),    phases::NewControlPlanePreparePhase(data),
       phases::NewCheckEtcdPhase(data),        phases::NewJoinKubeletStartPhase(data),
       phases::NewControlPlaneJoinPhase(data), phases::NewJoinWaitControlPlanePhase(data)};
-  phases::DeclareJoinInputs(tree, data);
+  DeclareJoinInputs(tree, data);
   return tree;
 }
 

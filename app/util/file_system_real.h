@@ -45,10 +45,10 @@ class RealFileSystem final : public FileSystem {
   // Waits for the writes behind to `host_path` and below it; the failure of `host_path`'s own.
   Status Settle(const std::string& host_path) const;
 
-  std::string root_;                        // without a trailing slash; empty for "/"
+  std::string root_;                         // without a trailing slash; empty for "/"
   std::vector<std::string> unsynced_dirs_;   // host paths, in the order first written to
   std::vector<std::string> unsynced_files_;  // host paths appended to
-  std::unique_ptr<WriteBehind> behind_;     // null for Writes::kInPlace
+  std::unique_ptr<WriteBehind> behind_;      // null for Writes::kInPlace
 };
 
 }  // namespace kkadm::util

@@ -11,6 +11,7 @@ source "$(dirname "$0")/lib/sandbox_node.sh"
 
 node_boot node-1 10.123.0.11
 R=$(node_root node-1)
+mkdir -p "$R/run"  # as on any running system: kkadm publishes its status there, never makes it
 { node_init_config; cat <<CFG; } > "$WORK/init.yaml"
 bootstrapTokens:
 - token: abcdef.0123456789abcdef

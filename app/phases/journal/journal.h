@@ -45,8 +45,8 @@ struct PhaseRecord {
   std::vector<workflow::PhaseInput> inputs;  // a secret's value is its hash
   // Written by the last attempt that finished, unless a later phase wrote them since.
   std::vector<FileOutput> files;
-  std::vector<std::string> created_files;    // absent before an attempt wrote them
-  std::vector<std::string> created_dirs;     // absent before an attempt made them
+  std::vector<std::string> created_files;  // absent before an attempt wrote them
+  std::vector<std::string> created_dirs;   // absent before an attempt made them
   // What the last attempt created, and the files it began to replace: an attempt that did not
   // finish is undone before the next (what it created removed, its temporary files too).
   std::vector<std::string> attempt_files;

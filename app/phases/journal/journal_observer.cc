@@ -202,9 +202,10 @@ Status JournalObserver::RunEnded(const Status& outcome) {
 }
 
 // /run/kkadm/status.json: what the command is doing now, for cloud-init and automation. Like
-// the journal, only once this run changed the node or the node has a journal.
+// the journal, only once this run changed the node or the node has a journal; and only into the
+// node's /run (a tmpfs on any running system): a node root without one does not get it made.
 Status JournalObserver::WriteStatus(const std::string& state) {
-  if (!journal_.live()) return Status();
+  if (!journal_.live() || !node_.Exists("/run")) return Status();
   nlohmann::json phases = nlohmann::json::array();
   for (const PhaseStatus& phase : phases_) {
     nlohmann::json entry = {

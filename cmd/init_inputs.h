@@ -8,9 +8,9 @@
 #include "app/phases/init/init_data.h"
 #include "app/workflow/phase.h"
 
-namespace kkadm::phases {
+namespace kkadm::cmd {
 
 // Sets the `inputs` of every phase of init's tree. `data` must outlive the phases.
-void DeclareInitInputs(std::vector<workflow::Phase>& phases, const InitData& data);
+void DeclareInitInputs(std::vector<workflow::Phase>& phases, const phases::InitData& data);
 
-}  // namespace kkadm::phases
+}  // namespace kkadm::cmd

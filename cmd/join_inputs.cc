@@ -1,13 +1,13 @@
 // The table of join phases and the configuration fields each reads.
-#include "app/phases/join/join_inputs.h"
+#include "cmd/join_inputs.h"
 
 #include "app/config/config_fields.h"
 #include "app/phases/phase_inputs.h"
 
-namespace kkadm::phases {
+namespace kkadm::cmd {
 namespace {
 
-std::vector<PhaseReads> JoinPhaseReads() {
+std::vector<phases::PhaseReads> JoinPhaseReads() {
   return {
       // Checks make nothing that lasts (see init_inputs.cc).
       {"preflight", {}},
@@ -22,7 +22,7 @@ std::vector<PhaseReads> JoinPhaseReads() {
 }
 
 // Every field join's phases may read, as inputs; how the command runs is not one of them.
-std::vector<workflow::PhaseInput> AllInputs(const JoinData& data) {
+std::vector<workflow::PhaseInput> AllJoinInputs(const phases::JoinData& data) {
   std::vector<workflow::PhaseInput> inputs;
   for (util::JsonField& field : config::JoinConfigFields(data.cfg)) {
     if (field.name == "dryRun" || util::FieldIsUnder(field.name, "skipPhases")) continue;
@@ -34,8 +34,8 @@ std::vector<workflow::PhaseInput> AllInputs(const JoinData& data) {
 
 }  // namespace
 
-void DeclareJoinInputs(std::vector<workflow::Phase>& phases, const JoinData& data) {
-  DeclareInputs(phases, JoinPhaseReads(), [&data] { return AllInputs(data); });
+void DeclareJoinInputs(std::vector<workflow::Phase>& phases, const phases::JoinData& data) {
+  phases::DeclareInputs(phases, JoinPhaseReads(), [&data] { return AllJoinInputs(data); });
 }
 
-}  // namespace kkadm::phases
+}  // namespace kkadm::cmd

@@ -1,12 +1,12 @@
 // The table of init phases and the configuration fields each reads.
-#include "app/phases/init/init_inputs.h"
+#include "cmd/init_inputs.h"
 
 #include <string>
 
 #include "app/config/config_fields.h"
 #include "app/phases/phase_inputs.h"
 
-namespace kkadm::phases {
+namespace kkadm::cmd {
 namespace {
 
 using Fields = std::vector<std::string_view>;
@@ -16,7 +16,7 @@ Fields With(Fields base, std::initializer_list<std::string_view> more) {
   return base;
 }
 
-std::vector<PhaseReads> InitPhaseReads() {
+std::vector<phases::PhaseReads> InitPhaseReads() {
   // Every leaf certificate's and kubeconfig's signing parameters, and the images of static Pods.
   const Fields pki = {"certificatesDir", "encryptionAlgorithm", "certificateValidityPeriod"};
   const Fields ca = {"certificatesDir", "encryptionAlgorithm", "caCertificateValidityPeriod"};
@@ -78,7 +78,7 @@ bool IsIgnored(const std::string& name) {
 }
 
 // Every field and flag init's phases may read, as inputs.
-std::vector<workflow::PhaseInput> AllInputs(const InitData& data) {
+std::vector<workflow::PhaseInput> AllInitInputs(const phases::InitData& data) {
   std::vector<workflow::PhaseInput> inputs;
   for (util::JsonField& field : config::InitConfigFields(data.cfg)) {
     if (IsIgnored(field.name)) continue;
@@ -92,8 +92,8 @@ std::vector<workflow::PhaseInput> AllInputs(const InitData& data) {
 
 }  // namespace
 
-void DeclareInitInputs(std::vector<workflow::Phase>& phases, const InitData& data) {
-  DeclareInputs(phases, InitPhaseReads(), [&data] { return AllInputs(data); });
+void DeclareInitInputs(std::vector<workflow::Phase>& phases, const phases::InitData& data) {
+  phases::DeclareInputs(phases, InitPhaseReads(), [&data] { return AllInitInputs(data); });
 }
 
-}  // namespace kkadm::phases
+}  // namespace kkadm::cmd

@@ -7,9 +7,9 @@
 #include "app/phases/join/join_data.h"
 #include "app/workflow/phase.h"
 
-namespace kkadm::phases {
+namespace kkadm::cmd {
 
 // Sets the `inputs` of every phase of join's tree. `data` must outlive the phases.
-void DeclareJoinInputs(std::vector<workflow::Phase>& phases, const JoinData& data);
+void DeclareJoinInputs(std::vector<workflow::Phase>& phases, const phases::JoinData& data);
 
-}  // namespace kkadm::phases
+}  // namespace kkadm::cmd
