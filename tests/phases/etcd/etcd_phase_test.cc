@@ -27,10 +27,12 @@ TEST_F(InitPhasesTest, EtcdLocalCreatesDataDirAndManifest) {
   EXPECT_EQ(fs_.Stat("/etc/kubernetes/manifests/etcd.yaml")->mode, 0600u);
 }
 
-TEST_F(InitPhasesTest, EtcdExistingDataDirIsMadePrivate) {
+// As kubeadm's os.MkdirAll: a directory that exists keeps its mode (issue 19: `dataDir: /`
+// once made the root directory 0700).
+TEST_F(InitPhasesTest, EtcdExistingDataDirKeepsItsMode) {
   ASSERT_TRUE(fs_.MakeDirs("/var/lib/etcd", 0755).ok());
   ASSERT_TRUE(RunTree(NewEtcdPhase(data_)).ok());
-  EXPECT_EQ(fs_.Stat("/var/lib/etcd")->mode, 0700u);
+  EXPECT_EQ(fs_.Stat("/var/lib/etcd")->mode, 0755u);
 }
 
 TEST_F(InitPhasesTest, EtcdExternalWritesNothing) {
