@@ -53,7 +53,20 @@ std::optional<std::chrono::system_clock::time_point> ParseRfc3339(std::string_vi
   tm.tm_hour = Number(hour);
   tm.tm_min = Number(minute);
   tm.tm_sec = Number(second);
-  return std::chrono::system_clock::from_time_t(timegm(&tm) - offset);
+  return TimeFromSeconds(timegm(&tm) - offset);
+}
+
+std::chrono::system_clock::time_point TimeFromSeconds(std::int64_t seconds_since_epoch) {
+  using Clock = std::chrono::system_clock;
+  constexpr std::int64_t kFirst =
+      std::chrono::duration_cast<std::chrono::seconds>(Clock::time_point::min().time_since_epoch())
+          .count();
+  constexpr std::int64_t kLast =
+      std::chrono::duration_cast<std::chrono::seconds>(Clock::time_point::max().time_since_epoch())
+          .count();
+  if (seconds_since_epoch <= kFirst) return Clock::time_point::min();
+  if (seconds_since_epoch >= kLast) return Clock::time_point::max();
+  return Clock::time_point(std::chrono::seconds(seconds_since_epoch));
 }
 
 std::string FormatRfc3339(std::chrono::system_clock::time_point time) {

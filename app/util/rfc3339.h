@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,11 @@ enum class Rfc3339Case { kUpper, kAny };
 //   dddd-dd-ddTdd:dd:dd[.d+](Z|+dd:dd|-dd:dd)
 // with ASCII digits; the fraction is dropped and the fields are not range-checked (timegm
 // normalises "2024-13-01" to January 2025). nullopt when the text has another form.
+// system_clock counts nanoseconds in 64 bits, so it holds the years 1678 to 2261 only (Go's time
+// holds 0000 to 9999): a time outside saturates to the clock's first or last instant, which
+// compares with now as the real time would (converting it was signed overflow, found by UBSan).
+std::chrono::system_clock::time_point TimeFromSeconds(std::int64_t seconds_since_epoch);
+
 std::optional<std::chrono::system_clock::time_point> ParseRfc3339(std::string_view text,
                                                                   Rfc3339Case letters);
 

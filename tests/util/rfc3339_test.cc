@@ -27,7 +27,7 @@ Time TimeOfMatch(const std::smatch& m) {
   if (m[9].matched) {
     offset = (std::stol(m[10]) * 3600 + std::stol(m[11]) * 60) * (m[9] == "-" ? -1 : 1);
   }
-  return std::chrono::system_clock::from_time_t(timegm(&tm) - offset);
+  return TimeFromSeconds(timegm(&tm) - offset);
 }
 
 // The patterns of config/decode_node.cc ("t"/"z" accepted) and phases/bootstraptoken/token.cc.
@@ -64,6 +64,16 @@ TEST(Rfc3339Test, UpperCaseAgreesWithTheSecretParser) {
   for (const std::string& text : Inputs()) {
     EXPECT_EQ(ParseRfc3339(text, Rfc3339Case::kUpper), Oracle(text, Rfc3339Case::kUpper)) << text;
   }
+}
+
+// Years system_clock cannot hold saturate instead of overflowing (UBSan: signed overflow).
+TEST(Rfc3339Test, YearsOutsideTheClockSaturate) {
+  using Clock = std::chrono::system_clock;
+  EXPECT_EQ(ParseRfc3339("0001-01-01T00:00:00Z", Rfc3339Case::kUpper), Clock::time_point::min());
+  EXPECT_EQ(ParseRfc3339("9999-12-31T23:59:59Z", Rfc3339Case::kUpper), Clock::time_point::max());
+  EXPECT_EQ(ParseRfc3339("2262-04-12T00:00:00Z", Rfc3339Case::kUpper), Clock::time_point::max());
+  EXPECT_EQ(ParseRfc3339("2000-01-01T00:00:00Z", Rfc3339Case::kUpper),
+            Clock::time_point(std::chrono::seconds(946684800)));
 }
 
 TEST(Rfc3339Test, Offsets) {
