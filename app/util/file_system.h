@@ -25,6 +25,9 @@ struct FileInfo {
 // leave them behind; they may hold private keys, so the next run removes them.
 std::string TempFilePrefix(std::string_view path);
 
+// The directory `path` is in: "/etc/kubernetes" for "/etc/kubernetes/admin.conf", "/" for "/etc".
+std::string ParentDirectory(std::string_view path);
+
 class FileSystem {
  public:
   virtual ~FileSystem() = default;

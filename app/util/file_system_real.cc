@@ -32,12 +32,6 @@ Status ErrnoStatus(std::string_view what, const std::string& path, int err) {
   return FailedPrecondition(std::move(message));
 }
 
-std::string ParentOf(const std::string& path) {
-  auto slash = path.find_last_of('/');
-  if (slash == std::string::npos || slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
 Status WriteAll(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
@@ -93,6 +87,12 @@ Status FinishWrite(int fd, const std::string& temp, const std::string& target) {
 }
 
 }  // namespace
+
+std::string ParentDirectory(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string_view::npos || slash == 0) return "/";
+  return std::string(path.substr(0, slash));
+}
 
 std::string TempFilePrefix(std::string_view path) {
   // A dot-file: the kubelet takes every other file in its manifest directory for a static Pod.
@@ -269,7 +269,7 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
   spdlog::debug("writing {} ({} bytes, mode {:04o})", host_path, data.size(), mode);
   // An earlier write of it is finished first; if that failed, this one replaces it.
   static_cast<void>(Settle(host_path));
-  const std::string dir = ParentOf(host_path);
+  const std::string dir = ParentDirectory(host_path);
   // Missing parents get 0755 whatever the umask.
   KKADM_RETURN_IF_ERROR(MakeDirsWithModes(dir, 0755));
 
@@ -292,7 +292,7 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
 Status RealFileSystem::AppendFile(const std::string& path, std::string_view data, unsigned mode) {
   const std::string host_path = ToHost(path);
   KKADM_RETURN_IF_ERROR(Settle(host_path));
-  const std::string dir = ParentOf(host_path);
+  const std::string dir = ParentDirectory(host_path);
   // Missing parents get 0755 whatever the umask.
   KKADM_RETURN_IF_ERROR(MakeDirsWithModes(dir, 0755));
   int fd = ::open(host_path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, mode);

@@ -5,6 +5,7 @@
 
 #include "app/phases/journal/fingerprint.h"
 #include "app/util/ascii.h"
+#include "app/util/bootstrap_token_syntax.h"
 #include "app/util/crypto.h"
 #include "app/util/rfc3339.h"
 
@@ -22,32 +23,27 @@ std::string Text(const nlohmann::json& record, const char* key) {
   return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-bool IsTokenCharacter(char c) { return util::IsAsciiDigit(c) || (c >= 'a' && c <= 'z'); }
+bool IsWordCharacter(char c) { return util::IsAsciiDigit(c) || (c >= 'a' && c <= 'z') || c == '.'; }
 
-// `text` with what looks like a bootstrap token ([a-z0-9]{6}.[a-z0-9]{16}) or a certificate key
-// (64 hex characters) replaced: an error message may quote one, and the journal keeps no secret.
-std::string Redacted(const std::string& text) {
+// `text` with each word that is a bootstrap token or looks like a certificate key (64 or more
+// lower-case hex characters) replaced: an error message may quote one, and the journal keeps no
+// secret.
+std::string Redacted(std::string_view text) {
   std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t run = 0;
-    while (i + run < text.size() && IsTokenCharacter(text[i + run])) ++run;
-    std::size_t end = i + run;
-    if (run == 6 && end < text.size() && text[end] == '.') {
-      std::size_t secret = 0;
-      while (end + 1 + secret < text.size() && IsTokenCharacter(text[end + 1 + secret])) ++secret;
-      if (secret == 16) run = 6 + 1 + 16;
+  for (std::size_t i = 0; i < text.size();) {
+    std::size_t end = i;
+    while (end < text.size() && IsWordCharacter(text[end])) ++end;
+    if (end == i) {
+      out += text[i++];
+      continue;
     }
-    const bool token = run == 23;
-    const bool key =
-        run >= 64 && std::all_of(text.begin() + static_cast<long>(i),
-                                 text.begin() + static_cast<long>(i + run), util::IsLowerHexDigit);
-    if (token || key) {
-      out += "<redacted>";
-    } else {
-      out.append(text, i, std::max<std::size_t>(run, 1));
-    }
-    i += std::max<std::size_t>(run, 1);
+    const std::string_view word = text.substr(i, end - i);
+    const std::string_view core = word.substr(0, word.find_last_not_of('.') + 1);  // a full stop
+    const bool secret =
+        util::IsBootstrapToken(core) ||
+        (core.size() >= 64 && std::all_of(core.begin(), core.end(), util::IsLowerHexDigit));
+    out += secret ? "<redacted>" + std::string(word.substr(core.size())) : std::string(word);
+    i = end;
   }
   return out;
 }

@@ -17,8 +17,6 @@ bool Finished(PhaseState state) {
   return state == PhaseState::kDone || state == PhaseState::kSkipped;
 }
 
-std::string ParentDir(const std::string& path) { return path.substr(0, path.find_last_of('/')); }
-
 // Whether no entry of i's subtree runs.
 bool NoneRuns(const std::vector<workflow::PhaseEntry>& entries, const std::vector<bool>& run,
               std::size_t i) {
@@ -72,6 +70,7 @@ Result<std::vector<bool>> JournalObserver::Plan(const std::vector<workflow::Phas
   SayUpToDate(entries, selected, run);
   KKADM_RETURN_IF_ERROR(journal_.BeginRun(identity_.command, identity_.version, identity_.boot_id));
   started_ = journal_.Now();
+  node_has_run_dir_ = node_.Exists("/run");
   KKADM_RETURN_IF_ERROR(WriteStatus("running"));
   return run;
 }
@@ -135,13 +134,14 @@ void JournalObserver::SayUpToDate(const std::vector<workflow::PhaseEntry>& entri
 }
 
 void JournalObserver::RemoveTempFiles(const std::string& path) {
-  const std::string prefix = util::TempFilePrefix(path);
-  const std::string dir = ParentDir(path);
-  Result<std::vector<std::string>> names = node_.ListDir(dir.empty() ? "/" : dir);
+  const std::string dir = util::ParentDirectory(path);
+  Result<std::vector<std::string>> names = node_.ListDir(dir);
   if (!names) return;
-  const std::string name_prefix = prefix.substr(dir.size() + 1);
+  const std::string prefix = util::TempFilePrefix(path.substr(path.find_last_of('/') + 1));
   for (const std::string& name : *names) {
-    if (name.starts_with(name_prefix)) static_cast<void>(node_.Remove(dir + "/" + name));
+    if (name.starts_with(prefix)) {
+      static_cast<void>(node_.Remove((dir == "/" ? "" : dir) + "/" + name));
+    }
   }
 }
 
@@ -205,7 +205,7 @@ Status JournalObserver::RunEnded(const Status& outcome) {
 // the journal, only once this run changed the node or the node has a journal; and only into the
 // node's /run (a tmpfs on any running system): a node root without one does not get it made.
 Status JournalObserver::WriteStatus(const std::string& state) {
-  if (!journal_.live() || !node_.Exists("/run")) return Status();
+  if (!journal_.live() || !node_has_run_dir_) return Status();
   nlohmann::json phases = nlohmann::json::array();
   for (const PhaseStatus& phase : phases_) {
     nlohmann::json entry = {

@@ -2,21 +2,11 @@
 #include "app/phases/journal/journaling_seams.h"
 
 namespace kkadm::phases::journal {
-namespace {
-
-std::string ParentOf(const std::string& path) {
-  const std::size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos || slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-}  // namespace
-
 Status JournalingFileSystem::RecordCreation(const std::string& path, bool directory) {
   if (journal_.current_phase().empty()) return Status();
   std::vector<std::string> missing;
-  for (std::string dir = directory ? path : ParentOf(path);
-       dir != "/" && !existing_dirs_.count(dir); dir = ParentOf(dir)) {
+  for (std::string dir = directory ? path : util::ParentDirectory(path);
+       dir != "/" && !existing_dirs_.count(dir); dir = util::ParentDirectory(dir)) {
     if (node_.Exists(dir)) {
       existing_dirs_.insert(dir);
       break;

@@ -55,7 +55,9 @@ class JournalObserverTest : public ::testing::Test {
     Phase a = Leaf("a", fs, ran, [this, &fs] {
       if (fail_before_writing_) return FailedPrecondition("port 6443 is in use");
       KKADM_RETURN_IF_ERROR(fs.WriteFile("/etc/a", inputs_["a"], 0600));
-      if (fail_a_after_write_) return FailedPrecondition("no space left on device");
+      if (fail_a_after_write_) {
+        return FailedPrecondition("no space left on device (token " + inputs_["secret"] + ".)");
+      }
       return fs.WriteFile("/etc/s", "hash of " + inputs_["secret"], 0600);
     });
     Phase b =
@@ -177,6 +179,11 @@ TEST_F(JournalObserverTest, AnUnfinishedAttemptIsUndoneBeforeTheNext) {
   EXPECT_FALSE(failed.status.ok());
   EXPECT_EQ(Read("/etc/a"), "alpha");  // written before the failure
   EXPECT_NE(Read(kJournalPath).find("\"state\":\"failed\""), std::string::npos);
+  // The error is recorded, a secret it quotes is not.
+  EXPECT_NE(Read(kJournalPath).find("no space left on device (token <redacted>.)"),
+            std::string::npos)
+      << Read(kJournalPath);
+  EXPECT_EQ(Read(kJournalPath).find(inputs_["secret"]), std::string::npos);
   // A temporary file a killed write left beside it.
   ASSERT_TRUE(
       util::RealFileSystem(dir_.path()).WriteFile("/etc/.a.kkadm-tmp-abcdef", "k", 0600).ok());
