@@ -43,11 +43,12 @@ std::string OptionName(const std::string& arg) {
 }
 
 // True when `arg`, a known option, takes the next argument as its value ("--config x", "-v 5";
-// not "--config=x", "-v5" or a flag).
+// not "--config=x", "-v5" or a flag). A flag expects no value (CLI11's expected(0)) though its
+// type size is 1: "init --dry-run --rootfs ''" must not take --rootfs for --dry-run's value.
 bool TakesNextArgument(const CLI::Option& option, const std::string& arg) {
   if (arg.find('=') != std::string::npos) return false;
   if (arg[1] != '-' && arg.size() > 2) return false;
-  return option.get_type_size_max() > 0;
+  return option.get_items_expected_max() > 0;
 }
 
 }  // namespace

@@ -148,20 +148,24 @@ refused "etcd.local.dataDir: /" \
   'etcd.local.dataDir: invalid value "/": must not be the root directory' "$WORK/root-etcd.yaml"
 check "nothing escaped the node root" [ ! -e "$WORK/escaped" ]
 
-# --rootfs "" is an error for every command, before anything is touched: not even the dry-run
-# directory is made.
+# --rootfs "" is an error for every command, in every place on the command line (first, after the
+# command, last after a flag: "init --dry-run --rootfs ''" was once an unknown command, exit 1),
+# before anything is touched: not even the dry-run directory is made.
 export KKADM_INIT_DRYRUN_DIR=$WORK/init-dry KKADM_RESET_DRYRUN_DIR=$WORK/reset-dry
-for cmd in "init --dry-run" "reset --dry-run --force" "token list" "config validate"; do
-  for where in before after; do
+for cmd in "init --dry-run" "reset --dry-run --force" "join --dry-run" "token list" \
+  "config validate" "init phase certs all --dry-run"; do
+  for where in before after last; do
     rc=0
     # shellcheck disable=SC2086 # $cmd is a list of words
-    if [ $where = before ]; then
-      timeout 20 "$KKADM" --rootfs "" $cmd </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$?
-    else
-      set -- $cmd
-      timeout 20 "$KKADM" "$1" --rootfs "" "${@:2}" </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$?
-    fi
+    set -- $cmd
+    case $where in
+      before) timeout 20 "$KKADM" --rootfs "" "$@" </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$? ;;
+      after) timeout 20 "$KKADM" "$1" --rootfs "" "${@:2}" </dev/null >"$WORK/out" 2>"$WORK/err" ||
+        rc=$? ;;
+      last) timeout 20 "$KKADM" "$@" --rootfs "" </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$? ;;
+    esac
     assert_eq "--rootfs \"\" $where $cmd: exit code ($(cat "$WORK/err"))" 3 "$rc"
+    assert_eq "--rootfs \"\" $where $cmd: one line" 1 "$(grep -c . "$WORK/err" || true)"
     assert_contains "--rootfs \"\" $where $cmd" "$(cat "$WORK/err")" "--rootfs: must not be empty"
   done
   rc=0
