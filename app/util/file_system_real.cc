@@ -1,10 +1,12 @@
-// RealFileSystem: POSIX calls, with atomic writes (temp, fsync, rename; directories synced by
-// Sync).
+// RealFileSystem: POSIX calls relative to descriptors of the node root, with atomic writes (temp,
+// fsync, rename; directories synced by Sync).
 #include "app/util/file_system_real.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,13 +15,13 @@
 #include <condition_variable>
 #include <cstring>
 #include <deque>
-#include <filesystem>
 #include <mutex>
 #include <set>
 #include <system_error>
 #include <thread>
 #include <utility>
 
+#include "app/util/input_file.h"
 #include "app/util/make_dirs.h"
 
 namespace kkadm::util {
@@ -45,13 +47,13 @@ Status WriteAll(int fd, std::string_view data) {
 }
 
 // fsync of a directory (its renames) or fdatasync of a file (what was appended to it).
-Status SyncPath(const std::string& path, bool directory) {
-  int fd = ::open(path.c_str(), (directory ? O_RDONLY | O_DIRECTORY : O_WRONLY) | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus(directory ? "opening directory" : "opening", path, errno);
-  int rc = directory ? ::fsync(fd) : ::fdatasync(fd);
-  int err = errno;
-  ::close(fd);
-  if (rc != 0) return ErrnoStatus(directory ? "syncing directory" : "syncing", path, err);
+Status SyncPath(const NodeRoot& root, const std::string& path, bool directory) {
+  const UniqueFd fd = root.Open(path, directory ? O_RDONLY | O_DIRECTORY : O_WRONLY | O_NOFOLLOW);
+  const std::string host_path = root.Lexical(path);
+  if (!fd.ok()) return ErrnoStatus(directory ? "opening directory" : "opening", host_path, errno);
+  if ((directory ? ::fsync(fd.get()) : ::fdatasync(fd.get())) != 0) {
+    return ErrnoStatus(directory ? "syncing directory" : "syncing", host_path, errno);
+  }
   return Status();
 }
 
@@ -65,24 +67,44 @@ bool IsAtOrUnder(const std::string& path, const std::string& dir) {
   return path.size() == dir.size() || dir.ends_with('/') || path[dir.size()] == '/';
 }
 
-// The last steps of an atomic write, for a temp file that holds the data: fsync, close, rename.
-Status FinishWrite(int fd, const std::string& temp, const std::string& target) {
-  if (::fsync(fd) != 0) {
-    int err = errno;
-    ::close(fd);
-    ::unlink(temp.c_str());
-    return ErrnoStatus("writing", target, err);
+// A file being written atomically: `temp`, open as `file`, is to replace `name` in `dir`.
+// `target` is the node path's host path (messages, and what later calls wait for).
+struct AtomicWrite {
+  UniqueFd file;
+  UniqueFd dir;
+  std::string temp;
+  std::string name;
+  std::string target;
+};
+
+// A new temporary file beside `name` in `dir`, as mkostemp(3) makes one (it has no *at form):
+// TempFilePrefix's name and six random letters or digits; `temp` is its name.
+UniqueFd CreateTempAt(const UniqueFd& dir, const std::string& name, std::string& temp) {
+  static constexpr char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    unsigned char random[6];
+    if (::getrandom(random, sizeof random, 0) != sizeof random) return UniqueFd();
+    temp = TempFilePrefix(name);
+    for (unsigned char r : random) temp += kChars[r % (sizeof kChars - 1)];
+    UniqueFd fd(::openat(dir.get(), temp.c_str(),
+                         O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (fd.ok() || errno != EEXIST) return fd;
   }
-  if (::close(fd) != 0) {
-    int err = errno;
-    ::unlink(temp.c_str());
-    return ErrnoStatus("closing", target, err);
-  }
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
-    int err = errno;
-    ::unlink(temp.c_str());
-    return ErrnoStatus("renaming into place", target, err);
-  }
+  errno = EEXIST;
+  return UniqueFd();
+}
+
+// The last steps of an atomic write, once the temp file holds the data: fsync, close, rename.
+Status FinishWrite(AtomicWrite& write) {
+  auto fail = [&](std::string_view what, int err) {
+    ::unlinkat(write.dir.get(), write.temp.c_str(), 0);
+    return ErrnoStatus(what, write.target, err);
+  };
+  if (::fsync(write.file.get()) != 0) return fail("writing", errno);
+  if (::close(write.file.Release()) != 0) return fail("closing", errno);
+  // renameat replaces whatever `name` is, a link too, and never follows it.
+  if (::renameat(write.dir.get(), write.temp.c_str(), write.dir.get(), write.name.c_str()) != 0)
+    return fail("renaming into place", errno);
   return Status();
 }
 
@@ -113,18 +135,18 @@ class WriteBehind {
     for (auto& thread : threads_) thread.join();
   }
 
-  // Takes over `fd`, the temp file `temp` holding the data, to finish writing `target`; a failure
-  // of an earlier write of `target` is forgotten, this one replaces it. When no worker thread
-  // can be started the write is finished here, and its outcome returned.
-  Status Commit(int fd, std::string temp, std::string target) {
+  // Takes over `write` to finish it; a failure of an earlier write of its target is forgotten,
+  // this one replaces it. When no worker thread can be started the write is finished here, and
+  // its outcome returned.
+  Status Commit(AtomicWrite write) {
     std::unique_lock lock(mu_);
-    std::erase_if(failures_, [&](const auto& failure) { return failure.first == target; });
+    std::erase_if(failures_, [&](const auto& failure) { return failure.first == write.target; });
     if (threads_.empty() && !StartThreads()) {
       lock.unlock();
-      return FinishWrite(fd, temp, target);
+      return FinishWrite(write);
     }
-    pending_.insert(target);
-    jobs_.push_back(Job{fd, std::move(temp), std::move(target)});
+    pending_.insert(write.target);
+    jobs_.push_back(std::move(write));
     lock.unlock();
     queued_.notify_one();
     return Status();
@@ -151,11 +173,6 @@ class WriteBehind {
   }
 
  private:
-  struct Job {
-    int fd;
-    std::string temp;
-    std::string target;
-  };
   // I/O-bound: more writers than cores let the device merge their cache flushes.
   static constexpr int kThreads = 4;
 
@@ -173,10 +190,11 @@ class WriteBehind {
     for (;;) {
       queued_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
       if (jobs_.empty()) return;
-      Job job = std::move(jobs_.front());
+      AtomicWrite job = std::move(jobs_.front());
       jobs_.pop_front();
       lock.unlock();
-      Status done = FinishWrite(job.fd, job.temp, job.target);
+      Status done = FinishWrite(job);
+      job.dir.Reset();
       lock.lock();
       if (!done.ok()) failures_.emplace_back(job.target, std::move(done));
       pending_.erase(pending_.find(job.target));
@@ -195,7 +213,7 @@ class WriteBehind {
   std::mutex mu_;
   std::condition_variable queued_;    // workers: a job or stopping_
   std::condition_variable finished_;  // waiters: a job ended
-  std::deque<Job> jobs_;
+  std::deque<AtomicWrite> jobs_;
   std::multiset<std::string> pending_;  // targets queued or being finished
   std::vector<std::pair<std::string, Status>> failures_;
   bool stopping_ = false;
@@ -203,7 +221,6 @@ class WriteBehind {
 };
 
 RealFileSystem::RealFileSystem(std::string root, Writes writes) : root_(std::move(root)) {
-  while (!root_.empty() && root_.back() == '/') root_.pop_back();
   if (writes == Writes::kBehind) behind_ = std::make_unique<WriteBehind>();
 }
 
@@ -215,20 +232,15 @@ Status RealFileSystem::Sync() {
   dirs.swap(unsynced_dirs_);
   files.swap(unsynced_files_);
   for (const auto& path : files) {
-    Status s = SyncPath(path, false);
+    Status s = SyncPath(root_, path, false);
     if (first.ok() && s.code() != StatusCode::kNotFound) first = s;
   }
   for (const auto& dir : dirs) {
-    Status s = SyncPath(dir, true);
+    Status s = SyncPath(root_, dir, true);
     // A directory removed since (reset, a test's cleanup) has no rename left to keep.
     if (first.ok() && s.code() != StatusCode::kNotFound) first = s;
   }
   return first;
-}
-
-std::string RealFileSystem::ToHost(const std::string& path) const {
-  if (root_.empty()) return path;
-  return path.empty() || path[0] != '/' ? root_ + "/" + path : root_ + path;
 }
 
 Status RealFileSystem::Settle(const std::string& host_path) const {
@@ -236,31 +248,20 @@ Status RealFileSystem::Settle(const std::string& host_path) const {
 }
 
 std::string RealFileSystem::HostPath(const std::string& path) const {
-  std::string host_path = ToHost(path);
   // The caller may hand it to another program; a failed write surfaces at Sync.
-  static_cast<void>(Settle(host_path));
-  return host_path;
+  static_cast<void>(Settle(ToHost(path)));
+  return root_.Resolve(path);
 }
 
 Result<std::string> RealFileSystem::ReadFile(const std::string& path) const {
   const std::string host_path = ToHost(path);
   KKADM_RETURN_IF_ERROR(Settle(host_path));
-  int fd = ::open(host_path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus("reading", host_path, errno);
-  std::string content;
-  char buf[16384];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      return ErrnoStatus("reading", host_path, err);
-    }
-    if (n == 0) break;
-    content.append(buf, static_cast<size_t>(n));
-  }
-  ::close(fd);
+  // O_NONBLOCK: opening a FIFO does not wait for a writer; it is refused as not a regular file.
+  const UniqueFd fd = root_.Open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+  if (!fd.ok()) return ErrnoStatus("reading", host_path, errno);
+  Result<std::string> content = ReadRegularFile(fd.get(), kMaxFileBytes);
+  if (!content)
+    return FailedPrecondition(fmt::format("reading {}: {}", host_path, content.error().message()));
   return content;
 }
 
@@ -269,59 +270,66 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
   spdlog::debug("writing {} ({} bytes, mode {:04o})", host_path, data.size(), mode);
   // An earlier write of it is finished first; if that failed, this one replaces it.
   static_cast<void>(Settle(host_path));
-  const std::string dir = ParentDirectory(host_path);
+  const std::string dir = ParentDirectory(path);
+  AtomicWrite write;
+  write.target = host_path;
+  write.name = path.substr(path.find_last_of('/') + 1);
+  if (write.name.empty()) return ErrnoStatus("writing", host_path, EISDIR);
   // Missing parents get 0755 whatever the umask.
-  KKADM_RETURN_IF_ERROR(MakeDirsWithModes(dir, 0755));
-
-  std::string temp = TempFilePrefix(host_path) + "XXXXXX";
-  int fd = ::mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus("creating temporary file for", host_path, errno);
-  auto fail = [&](Status status) {
-    ::close(fd);
-    ::unlink(temp.c_str());
+  Result<UniqueFd> parent = MakeNodeDirs(root_, dir, 0755);
+  if (!parent) return parent.error();
+  write.dir = std::move(*parent);
+  write.file = CreateTempAt(write.dir, write.name, write.temp);
+  if (!write.file.ok()) return ErrnoStatus("creating temporary file for", host_path, errno);
+  Status status = ::fchmod(write.file.get(), mode) != 0
+                      ? Status(StatusCode::kFailedPrecondition, std::strerror(errno))
+                      : WriteAll(write.file.get(), data);
+  if (!status.ok()) {
+    ::unlinkat(write.dir.get(), write.temp.c_str(), 0);
     return status.Wrap(fmt::format("writing {}", host_path));
-  };
-  if (::fchmod(fd, mode) != 0)
-    return fail(Status(StatusCode::kFailedPrecondition, std::strerror(errno)));
-  if (Status s = WriteAll(fd, data); !s.ok()) return fail(s);
+  }
   AddOnce(unsynced_dirs_, dir);
-  if (behind_) return behind_->Commit(fd, std::move(temp), host_path);
-  return FinishWrite(fd, temp, host_path);
+  if (behind_) return behind_->Commit(std::move(write));
+  return FinishWrite(write);
 }
 
 Status RealFileSystem::AppendFile(const std::string& path, std::string_view data, unsigned mode) {
   const std::string host_path = ToHost(path);
   KKADM_RETURN_IF_ERROR(Settle(host_path));
-  const std::string dir = ParentDirectory(host_path);
+  const std::string dir = ParentDirectory(path);
+  const std::string name = path.substr(path.find_last_of('/') + 1);
   // Missing parents get 0755 whatever the umask.
-  KKADM_RETURN_IF_ERROR(MakeDirsWithModes(dir, 0755));
-  int fd = ::open(host_path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  const bool created = fd >= 0;
-  if (!created && errno == EEXIST) fd = ::open(host_path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd < 0) return ErrnoStatus("opening", host_path, errno);
+  Result<UniqueFd> parent = MakeNodeDirs(root_, dir, 0755);
+  if (!parent) return parent.error();
+  // O_NOFOLLOW: a link planted at the file's place is refused (ELOOP), never appended through.
+  constexpr int kFlags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC;
+  UniqueFd fd(::openat(parent->get(), name.c_str(), kFlags | O_CREAT | O_EXCL, mode));
+  const bool created = fd.ok();
+  if (!created && errno == EEXIST) fd = UniqueFd(::openat(parent->get(), name.c_str(), kFlags));
+  if (!fd.ok()) return ErrnoStatus("opening", host_path, errno);
   // The umask may have taken bits away from a new file's mode.
-  Status status = created && ::fchmod(fd, mode) != 0
+  Status status = created && ::fchmod(fd.get(), mode) != 0
                       ? Status(StatusCode::kFailedPrecondition, std::strerror(errno))
-                      : WriteAll(fd, data);
-  ::close(fd);
+                      : WriteAll(fd.get(), data);
   if (!status.ok()) return status.Wrap(fmt::format("appending to {}", host_path));
-  AddOnce(unsynced_files_, host_path);
+  AddOnce(unsynced_files_, path);
   if (created) AddOnce(unsynced_dirs_, dir);
   return Status();
 }
 
 Status RealFileSystem::MakeDirs(const std::string& path, unsigned mode) {
-  const std::string host_path = ToHost(path);
-  KKADM_RETURN_IF_ERROR(Settle(host_path));
+  KKADM_RETURN_IF_ERROR(Settle(ToHost(path)));
   // As kubeadm's os.MkdirAll: an existing directory keeps its mode; new ones get theirs exactly.
-  return MakeDirsWithModes(host_path, mode);
+  return MakeNodeDirs(root_, path, mode).status();
 }
 
 Result<FileInfo> RealFileSystem::Stat(const std::string& path) const {
   const std::string host_path = ToHost(path);
   KKADM_RETURN_IF_ERROR(Settle(host_path));
+  // lstat: O_PATH | O_NOFOLLOW opens a link itself.
+  const UniqueFd fd = root_.Open(path, O_PATH | O_NOFOLLOW);
   struct stat st {};
-  if (::lstat(host_path.c_str(), &st) != 0) return ErrnoStatus("stat", host_path, errno);
+  if (!fd.ok() || ::fstat(fd.get(), &st) != 0) return ErrnoStatus("stat", host_path, errno);
   FileInfo info;
   if (S_ISREG(st.st_mode))
     info.type = FileType::kRegular;
@@ -339,17 +347,19 @@ Result<FileInfo> RealFileSystem::Stat(const std::string& path) const {
 Result<std::vector<std::string>> RealFileSystem::ListDir(const std::string& path) const {
   const std::string host_path = ToHost(path);
   KKADM_RETURN_IF_ERROR(Settle(host_path));
-  std::error_code ec;
+  UniqueFd fd = root_.Open(path, O_RDONLY | O_DIRECTORY);
+  DIR* dir = fd.ok() ? ::fdopendir(fd.get()) : nullptr;
+  if (dir == nullptr) return ErrnoStatus("listing", host_path, errno);
+  fd.Release();  // closedir closes it
   std::vector<std::string> names;
-  for (std::filesystem::directory_iterator it(host_path, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    names.push_back(it->path().filename().string());
+  errno = 0;
+  while (const dirent* entry = ::readdir(dir)) {
+    const std::string_view name = entry->d_name;
+    if (name != "." && name != "..") names.emplace_back(name);
   }
-  if (ec) {
-    std::string message = fmt::format("listing {}: {}", host_path, ec.message());
-    if (ec == std::errc::no_such_file_or_directory) return NotFound(std::move(message));
-    return FailedPrecondition(std::move(message));
-  }
+  const int err = errno;
+  ::closedir(dir);
+  if (err != 0) return ErrnoStatus("listing", host_path, err);
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -359,9 +369,16 @@ Status RealFileSystem::Remove(const std::string& path) {
   spdlog::debug("removing {}", host_path);
   // Waits only: a failed write of what is to go is still Sync's to report.
   static_cast<void>(Settle(host_path));
-  if (::unlink(host_path.c_str()) == 0 || errno == ENOENT) return Status();
+  std::string name;
+  const UniqueFd dir = root_.OpenParent(path, name);
+  if (!dir.ok()) {
+    if (errno == ENOENT) return Status();  // nor is what it would hold
+    return ErrnoStatus("removing", host_path, errno);
+  }
+  // unlinkat never follows `name`: a link goes, its target stays.
+  if (::unlinkat(dir.get(), name.c_str(), 0) == 0 || errno == ENOENT) return Status();
   if (errno == EISDIR || errno == EPERM) {
-    if (::rmdir(host_path.c_str()) == 0 || errno == ENOENT) return Status();
+    if (::unlinkat(dir.get(), name.c_str(), AT_REMOVEDIR) == 0 || errno == ENOENT) return Status();
   }
   return ErrnoStatus("removing", host_path, errno);
 }

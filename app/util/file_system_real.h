@@ -1,11 +1,14 @@
-// RealFileSystem: node paths on this machine, under a root prefix (--rootfs; "/" by default).
+// RealFileSystem: node paths on this machine, under a node root (--rootfs; "/" by default) that
+// is a root: every path resolves inside it, links included, as in a chroot (node_root.h).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "app/util/file_system.h"
+#include "app/util/node_root.h"
 
 namespace kkadm::util {
 
@@ -23,7 +26,17 @@ class RealFileSystem final : public FileSystem {
     // system for commands: a phase's CPU work then overlaps the fsyncs of the files before.
     kBehind,
   };
+  // The largest node file ReadFile reads (64 MiB; kkadm's largest, its journal after many runs,
+  // holds a few hundred kB). A larger one, or one that is not a regular file (a FIFO planted at
+  // /etc/kubernetes/admin.conf would block the read forever, a device never end), is refused at
+  // once: FailedPrecondition "reading <path>: a FIFO" or "...: over the limit of 67108864 bytes".
+  static constexpr std::size_t kMaxFileBytes = std::size_t{64} << 20;
+
   // `root` is a host directory ("" or "/" means the machine's own root). It must exist.
+  // Every node path resolves inside it (NodeRoot): an absolute link target is a path of the node
+  // root and `..` stops at it. Writes make directories (mkdirat) and files (a temp file, then
+  // renameat) in a descriptor of the resolved parent and never follow the last component: a link
+  // there is replaced, not written through. HostPath gives the resolved path.
   explicit RealFileSystem(std::string root, Writes writes = Writes::kInPlace);
   ~RealFileSystem() override;  // syncs what Sync was not called for; errors are dropped
 
@@ -41,13 +54,13 @@ class RealFileSystem final : public FileSystem {
   Status Sync() override;
 
  private:
-  std::string ToHost(const std::string& path) const;
+  std::string ToHost(const std::string& path) const { return root_.Lexical(path); }
   // Waits for the writes behind to `host_path` and below it; the failure of `host_path`'s own.
   Status Settle(const std::string& host_path) const;
 
-  std::string root_;                         // without a trailing slash; empty for "/"
-  std::vector<std::string> unsynced_dirs_;   // host paths, in the order first written to
-  std::vector<std::string> unsynced_files_;  // host paths appended to
+  NodeRoot root_;
+  std::vector<std::string> unsynced_dirs_;   // node paths, in the order first written to
+  std::vector<std::string> unsynced_files_;  // node paths appended to
   std::unique_ptr<WriteBehind> behind_;      // null for Writes::kInPlace
 };
 

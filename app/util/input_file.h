@@ -1,5 +1,5 @@
-// Reading a file of this machine that kkadm takes as input (--config, --discovery-file, a patch),
-// not a node path: bounded, and only when it is a regular file.
+// Reading a file of this machine that kkadm takes as input (--config, --discovery-file, a patch):
+// bounded, and only when it is a regular file. Node files are read the same way (ReadRegularFile).
 #pragma once
 
 #include <cstddef>
@@ -15,5 +15,9 @@ namespace kkadm::util {
 // byte more, never the rest). InvalidArgument whose message is the reason alone: "a FIFO",
 // "No such file or directory", "over the limit of 4194304 bytes".
 Result<std::string> ReadInputFile(const std::string& path, std::size_t max_bytes);
+
+// ReadInputFile's checks and bounded read, for a file the caller opened (O_NONBLOCK, so that
+// opening a FIFO did not wait): RealFileSystem reads node files through it. `fd` stays open.
+Result<std::string> ReadRegularFile(int fd, std::size_t max_bytes);
 
 }  // namespace kkadm::util

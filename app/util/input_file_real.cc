@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "app/util/input_file.h"
@@ -21,6 +22,10 @@ const char* NotRegular(mode_t mode) {
   return "not a regular file";
 }
 
+Status OverTheLimit(std::size_t max_bytes) {
+  return InvalidArgument(fmt::format("over the limit of {} bytes", max_bytes));
+}
+
 // At most `max_bytes` and one byte more from `fd`.
 Result<std::string> ReadAtMost(int fd, std::size_t max_bytes) {
   std::string content;
@@ -32,25 +37,26 @@ Result<std::string> ReadAtMost(int fd, std::size_t max_bytes) {
     if (n == 0) return content;
     content.append(buf, static_cast<std::size_t>(n));
   }
-  return InvalidArgument(fmt::format("over the limit of {} bytes", max_bytes));
+  return OverTheLimit(max_bytes);
 }
 
 }  // namespace
 
+Result<std::string> ReadRegularFile(int fd, std::size_t max_bytes) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return InvalidArgument(std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) return InvalidArgument(NotRegular(st.st_mode));
+  // Refused at once when its size says so; a file that grows meanwhile is cut off by ReadAtMost.
+  if (static_cast<std::uintmax_t>(st.st_size) > max_bytes) {
+    return OverTheLimit(max_bytes);
+  }
+  return ReadAtMost(fd, max_bytes);
+}
+
 Result<std::string> ReadInputFile(const std::string& path, std::size_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) return InvalidArgument(std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return InvalidArgument(std::strerror(err));
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return InvalidArgument(NotRegular(st.st_mode));
-  }
-  Result<std::string> content = ReadAtMost(fd, max_bytes);
+  Result<std::string> content = ReadRegularFile(fd, max_bytes);
   ::close(fd);
   return content;
 }
