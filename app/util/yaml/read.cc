@@ -117,7 +117,8 @@ class JsonBuilder : public YAML::EventHandler {
   }
 
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& text) override {
+                const std::string& decoded) override {
+    const std::string text = RepairNelAndNbspEscapes(decoded);
     if (Utf8Invalid(text)) Refuse(mark, "a scalar is not valid UTF-8");
     Count(mark, 1, text.size(), false);
     if (InKeyPosition()) {
@@ -155,6 +156,27 @@ class JsonBuilder : public YAML::EventHandler {
   void OnMapEnd() override { Pop(); }
 
  private:
+  // yaml-cpp decodes the escapes \N (U+0085) and \_ (U+00A0) to the lone bytes 0x85 and 0xA0,
+  // not to their UTF-8 (its \x85 is right). The text was checked to be UTF-8 before parsing, so
+  // such a byte where a character starts came from one of them: it becomes the character meant.
+  static std::string RepairNelAndNbspEscapes(const std::string& text) {
+    if (text.find_first_of("\x85\xA0") == std::string::npos) return text;  // the usual case
+    std::string out;
+    for (std::string_view rest = text; !rest.empty();) {
+      std::size_t length = Utf8SequenceLength(rest);
+      const char byte = rest.front();
+      if (length == 0 && (byte == '\x85' || byte == '\xA0')) {
+        out += '\xC2';
+        length = 1;
+      } else if (length == 0) {
+        return text;  // not UTF-8 for another reason: refused as it is
+      }
+      out.append(rest.substr(0, length));
+      rest.remove_prefix(length);
+    }
+    return out;
+  }
+
   static bool Utf8Invalid(std::string_view text) {
     while (!text.empty()) {
       const std::size_t length = Utf8SequenceLength(text);

@@ -265,6 +265,15 @@ TEST(YamlReadTest, RefusesBytesThatAreNotUtf8OrControlCharacters) {
             json({{"a", "\xc3\xa9"}}));
 }
 
+// \N and \_ name U+0085 and U+00A0, as \x85 and \u00A0 do (yaml-cpp alone gives the lone
+// bytes 0x85 and 0xA0, which were then refused as not UTF-8); an escape \xC2 before them stays
+// the character it names.
+TEST(YamlReadTest, NextLineAndNoBreakSpaceEscapesAreTheirCharacters) {
+  EXPECT_EQ(*Read("a: \"x\\Ny\\_z\"\n\"\\N\": b\n"),
+            json({{"a", "x\u0085y\u00a0z"}, {"\u0085", "b"}}));
+  EXPECT_EQ(*Read("a: \"\\x85\\u00A0\\xC2\\N\"\n"), json({{"a", "\u0085\u00a0\u00c2\u0085"}}));
+}
+
 TEST(YamlReadTest, SaysWhenATabIndents) {
   EXPECT_EQ(Read("a:\n\tb: 1\n").status().ToString(),
             "line 2, column 3: illegal map value (YAML indents with spaces, not tabs)");
