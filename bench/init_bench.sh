@@ -3,10 +3,12 @@
 # etcd, control-plane and kubelet-start, the last against the node's real systemd over sd-bus
 # (stop, reload, enable, start kubelet.service, each job waited for). The node's kubelet is a
 # `sleep` here rather than the Python stand-in, so that its start-up, which systemd does not wait
-# for, stays out of the next run's figure. Every run starts from an empty /etc/kubernetes and
-# /var/lib/kubelet. `kkadm init phase certs all` is measured the same way, for the ratio issue 3
-# sets a target on, and so is `init` without the kubeconfig phase (its 5 keys are the difference
-# in key generation). Needs root (systemd, network namespaces).
+# for, stays out of the next run's figure. Every run starts from an empty /etc/kubernetes,
+# /var/lib/kubelet and /var/lib/kkadm (without the last, the node's journal would make every run
+# after the first a re-run of phases up to date: bench/journal_bench.sh measures that).
+# `kkadm init phase certs all` is measured the same way, for the ratio issue 3 sets a target on,
+# and so is `init` without the kubeconfig phase (its 5 keys are the difference in key generation).
+# Needs root (systemd, network namespaces).
 #   init_bench.sh KKADM COMMAND_BENCH [RUNS] [ENCRYPTION_ALGORITHM]
 set -euo pipefail
 KKADM=$(readlink -f "$1") BENCH=$(readlink -f "$2") RUNS=${3:-20} ALGORITHM=${4:-ECDSA-P256}
@@ -34,8 +36,8 @@ CFG
 in_node() {  # RUNS ARGS...: command_bench of `kkadm --rootfs R ARGS` in the node
   local runs=$1; shift
   KKADM_SYSTEM_BUS_ADDRESS=$(node_bus bench-node) PATH="$(node_dir bench-node)/bin:$PATH" \
-    node_exec_on bench-node "$BENCH" "$runs" "$R/etc/kubernetes" "$R/var/lib/kubelet" -- \
-    "$KKADM" --rootfs "$R" "$@"
+    node_exec_on bench-node "$BENCH" "$runs" "$R/etc/kubernetes" "$R/var/lib/kubelet" \
+    "$R/var/lib/kkadm" -- "$KKADM" --rootfs "$R" "$@"
 }
 median() { sed -n 's/.*median=\([0-9.]*\)ms.*/\1/p' <<<"$1"; }
 certs=$(in_node "$RUNS" init phase certs all --config "$WORK/init.yaml")
