@@ -26,6 +26,7 @@
 #include "cmd/join.h"
 #include "cmd/release_versions.h"
 #include "cmd/reset.h"
+#include "cmd/status.h"
 #include "cmd/token.h"
 #include "cmd/version.h"
 
@@ -142,6 +143,7 @@ int Main(int argc, char** argv) {
   AddConfigCommand(app, context);
   AddImagesCommand(*app.get_subcommand("config"), context);
   AddTokenCommand(app, context, TokenHost(context));
+  AddStatusCommand(app, context);
   AddVersionCommand(app, context);
   AddCompletionCommand(app, context);
   AddHelpCommand(app, context);
