@@ -13,10 +13,12 @@
 #include "app/phases/reset/cleanup_node_phase.h"
 #include "app/phases/reset/preflight_phase.h"
 #include "app/phases/reset/remove_etcd_member_phase.h"
+#include "app/util/ascii.h"
 #include "app/util/machine_real.h"
 #include "app/util/network.h"
 #include "app/util/suggestions.h"
 #include "app/util/terminal_real.h"
+#include "build_info.h"
 #include "cmd/config_file.h"
 #include "cmd/flag_fields.h"
 #include "cmd/help.h"
@@ -93,6 +95,7 @@ Status ResetCommand::MakeResetData() {
   data_.confirm = !data_.cfg.force && !data_.cfg.dry_run;
   data_.cleanup_cni = options_.cleanup_cni;
   KKADM_RETURN_IF_ERROR(MakeSeams());
+  LoadJournal();
   FetchClusterConfiguration();
   // kubeadm: --cert-dir, else ResetConfiguration.certificatesDir, else the cluster's.
   data_.cert_dir = data_.cfg.certificates_dir;
@@ -124,6 +127,28 @@ Status ResetCommand::MakeSeams() {
   }
   data_.etcd = etcd_.get();
   return Status();
+}
+
+// A node kkadm set up has its state directory: reset undoes what the journal in it records, and
+// records its own run there unless it runs dry.
+void ResetCommand::LoadJournal() {
+  namespace journal = phases::journal;
+  util::FileSystem& fs = data_.fs();
+  if (!fs.Exists(journal::kStateDir)) return;
+  auto loaded = std::make_unique<journal::Journal>(fs, data_.host->clock);
+  if (Status status = loaded->Load(); !status.ok()) {
+    spdlog::warn("[reset] {}: resetting as kubeadm does", status.message());
+    return;
+  }
+  data_.made = journal::WhatKkadmMade(loaded->state());
+  journal_ = std::move(loaded);
+  if (data_.dry_run) return;
+  Result<std::string> boot_id =
+      data_.host->machine.ReadSystemFile("/proc/sys/kernel/random/boot_id");
+  recorder_ =
+      std::make_unique<ResetRecorder>(*journal_, fs, printer_, build_info::kVersion,
+                                      boot_id ? std::string(util::TrimSpace(*boot_id)) : "");
+  runner_.SetObserver(recorder_.get());
 }
 
 void ResetCommand::FetchClusterConfiguration() {
@@ -172,6 +197,7 @@ void ResetCommand::Done(const Status& status, const std::string& failed_phase) {
   if (command_ != nullptr && !command_->got_subcommand("phase")) {
     printer_.Raw(CleanupInstructions(data_.cleanup_cni));
   }
+  printer_.Raw(KeptReport(data_.kept, data_.removed_changed));
   if (data_.left_behind.empty()) return;
   printer_.Raw(LeftBehindReport(data_.left_behind));
   printer_.stream().flush();

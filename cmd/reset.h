@@ -6,12 +6,14 @@
 #include <memory>
 
 #include "app/phases/etcd/etcd_member_removal.h"
+#include "app/phases/journal/journal.h"
 #include "app/phases/reset/reset_data.h"
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
 #include "app/workflow/runner.h"
 #include "cmd/context.h"
 #include "cmd/host_factory.h"
+#include "cmd/reset_journal.h"
 #include "cmd/reset_options.h"
 
 namespace kkadm::cmd {
@@ -38,6 +40,7 @@ class ResetCommand {
   Status MakeResetData();
   void FetchClusterConfiguration();
   Status MakeSeams();
+  void LoadJournal();
   Result<std::vector<std::string>> ResolveSkipPhases(const std::vector<std::string>& flag);
   void Done(const Status& status, const std::string& failed_phase);
 
@@ -48,6 +51,8 @@ class ResetCommand {
   ResetSeams seams_;
   std::unique_ptr<OwnedHost> host_;
   std::unique_ptr<phases::EtcdMemberRemover> etcd_;
+  std::unique_ptr<phases::journal::Journal> journal_;  // the node's, when it has kkadm's state
+  std::unique_ptr<ResetRecorder> recorder_;            // reset's own records in it
   CLI::App* command_ = nullptr;
   workflow::FlagSet flags_;
   workflow::Runner runner_;

@@ -24,6 +24,24 @@ std::string CleanupInstructions(bool cni_cleaned) {
   return text;
 }
 
+std::string KeptReport(const std::vector<phases::LeftBehind>& kept,
+                       const std::vector<std::string>& removed_changed) {
+  std::string text;
+  if (!kept.empty()) {
+    text += fmt::format(
+        "\n[reset] Left in place on purpose: {} item(s) kkadm did not make, or not all of:\n",
+        kept.size());
+    for (const phases::LeftBehind& item : kept)
+      text += fmt::format("\t{}: {}\n", item.what, item.reason);
+  }
+  if (!removed_changed.empty()) {
+    text += fmt::format("{}[reset] Removed although changed since kkadm wrote them: {} file(s):\n",
+                        kept.empty() ? "\n" : "", removed_changed.size());
+    for (const std::string& path : removed_changed) text += fmt::format("\t{}\n", path);
+  }
+  return text;
+}
+
 std::string LeftBehindReport(const std::vector<phases::LeftBehind>& left_behind) {
   if (left_behind.empty()) return "";
   std::string text =

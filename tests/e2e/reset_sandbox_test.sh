@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `kkadm init` then `kkadm reset --force` on a sandbox node (lib/sandbox_node.sh: real systemd, real
-# etcd, stand-in kubelet and control plane). After the reset: systemd reports kubelet.service
-# inactive, no process of the node is left (etcd, stand-ins), etcd's data directory is empty, and
-# the node's rootfs equals its fingerprint from before `kkadm init` apart from exactly:
+# `kkadm init`, its journal taken away, then `kkadm reset --force` on a sandbox node
+# (lib/sandbox_node.sh: real systemd, real etcd, stand-in kubelet and control plane). After the
+# reset: systemd reports kubelet.service inactive, no process of the node is left (etcd,
+# stand-ins), etcd's data directory is empty, and the node's rootfs equals its fingerprint from
+# before `kkadm init` apart from exactly:
 #   - the directories kubeadm keeps (emptied): /etc/kubernetes, /etc/kubernetes/manifests,
 #     /etc/kubernetes/pki, /var/lib/kubelet, /var/lib/etcd, and their new parents /var, /var/lib;
 #   - the (empty) hostPath directories the kubelet created for the control plane's DirectoryOrCreate
@@ -36,6 +37,9 @@ assert_contains "etcd runs after init" "$running" "etcd"
 assert_contains "the stand-in API server runs after init" "$running" "apiserver.py"
 check "etcd has data after init" test -n "$(ls -A "$NODE_ROOT/var/lib/etcd")"
 
+# A node without kkadm's journal (set up by kubeadm, or a kkadm from before the journal): reset
+# does what kubeadm's does. (With the journal it undoes exactly what kkadm did: reset_journal_test.)
+rm -rf "$NODE_ROOT/var/lib/kkadm" "$NODE_ROOT/run/kkadm"
 start=$(date +%s%N)
 rc=0; node_kkadm reset --force >"$WORK/reset.out" 2>&1 || rc=$?
 OUT=$(cat "$WORK/reset.out")

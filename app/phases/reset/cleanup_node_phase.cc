@@ -3,6 +3,7 @@
 // through the host's seams (which say what they do, or in a dry run what they would do).
 #include "app/phases/reset/cleanup_node_phase.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <map>
@@ -14,6 +15,7 @@ namespace {
 
 constexpr const char* kKubeletUnit = "kubelet.service";
 constexpr const char* kDefaultCertDir = "/etc/kubernetes/pki";
+constexpr const char* kDefaultEtcdDataDir = "/var/lib/etcd";
 
 void AddFailures(ResetData& data, const std::vector<util::RemovalFailure>& failures) {
   for (const auto& f : failures) data.LeaveBehind(f.path, f.reason);
@@ -89,7 +91,46 @@ std::vector<std::string> FilesToDelete(const ResetData& data) {
   return files;
 }
 
+namespace {
+
+// The directories that the kubelet and the local etcd fill with state of their own.
+std::vector<journal::ComponentDir> ComponentDirs(const ResetData& data) {
+  std::vector<journal::ComponentDir> dirs = {{data.kubelet_dir, "the kubelet directory"}};
+  std::vector<std::string> etcd = data.made->etcd_data_dirs;
+  if (!data.etcd_data_dir.empty()) etcd.push_back(data.etcd_data_dir);
+  etcd.push_back(kDefaultEtcdDataDir);
+  for (const std::string& dir : etcd) dirs.push_back({dir, "the etcd data directory"});
+  return dirs;
+}
+
+// With kkadm's journal: exactly what it says kkadm did is undone (journal/undo.h), and what the
+// user asked for besides (--cleanup-tmp-dir, --cleanup-cni).
+Status UndoJournaled(ResetData& data) {
+  data.printer().Line("reset", fmt::format("Undoing what kkadm's journal ({}) says it did to "
+                                           "this node",
+                                           journal::kJournalPath));
+  journal::UndoReport report;
+  journal::UndoUnits(*data.made, data.host->init, report);
+  journal::UndoScope scope{ComponentDirs(data), {}};
+  if (!UnmountKubeletDir(data)) scope.spared.push_back(data.kubelet_dir);
+  std::vector<std::string> extra = DirectoriesToClean(data, false);
+  std::erase_if(extra, [&](const std::string& dir) {
+    return dir == data.manifest_dir || dir == data.cert_dir;
+  });
+  if (!extra.empty()) AddFailures(data, data.host->remover.CleanDirectories(extra));
+  journal::UndoFiles(*data.made, scope, data.fs(), data.host->remover, report);
+  journal::ReloadUnits(*data.made, data.host->init, report);
+  journal::SayUndone(report, data.dry_run, data.printer());
+  for (const journal::UndoItem& item : report.failed) data.LeaveBehind(item.path, item.reason);
+  for (const journal::UndoItem& item : report.kept) data.kept.push_back({item.path, item.reason});
+  data.removed_changed = report.changed;
+  return Status();
+}
+
+}  // namespace
+
 Status RunCleanupNode(ResetData& data) {
+  if (data.made) return UndoJournaled(data);
   StopKubelet(data);
   bool unmounted = UnmountKubeletDir(data);
   // etcd ran until the kubelet stopped: what it wrote after remove-etcd-member emptied its data

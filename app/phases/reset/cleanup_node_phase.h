@@ -38,10 +38,14 @@ std::vector<std::string> DirectoriesToClean(const ResetData& data, bool kubelet_
 // scheduler (.conf) under data.kubeconfig_dir.
 std::vector<std::string> FilesToDelete(const ResetData& data);
 
-// The whole phase: StopKubelet, UnmountKubeletDir, the etcd data directory emptied again when
-// remove-etcd-member emptied it (etcd was still running then), the non-default certificate
-// directory warning,
-// then the contents of DirectoriesToClean and the FilesToDelete, through the host's TreeRemover
+// The whole phase. With kkadm's journal (data.made): the units kkadm started or enabled are
+// stopped or disabled (no call to the init system when it recorded none), UnmountKubeletDir,
+// --cleanup-tmp-dir and --cleanup-cni as below, then journal::UndoFiles removes exactly what
+// kkadm made (the kubelet's and the local etcd's state with a directory kkadm created) and kkadm's
+// own state last; what it kept on purpose goes to data.kept and data.removed_changed.
+// Without it, as kubeadm: StopKubelet, UnmountKubeletDir, the etcd data directory emptied again
+// when remove-etcd-member emptied it (etcd was still running then), the non-default certificate
+// directory warning, then the contents of DirectoriesToClean and the FilesToDelete, through the host's TreeRemover
 // (which never follows a symbolic link and never enters another mount, and says what it deletes).
 // Never fails: everything it could not do is in data.left_behind. Idempotent: what is already gone
 // is fine. With the dry run's seams it changes nothing and they print kubeadm's "Would ..." lines.

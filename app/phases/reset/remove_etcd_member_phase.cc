@@ -81,8 +81,22 @@ Status RunRemoveEtcdMember(ResetData& data) {
     spdlog::warn("[reset] No kubeadm config, using etcd pod spec to get data directory");
     if (facts) data_dir = facts->data_dir;
   }
-  if (facts) RemoveMember(data, *facts);
-  CleanDataDir(data, data_dir);
+  if (facts && data.made && data.made->units_started.empty()) {
+    // The journal's word: no kubelet of kkadm's ran the etcd Pod, so it added no member.
+    data.printer().Line("reset",
+                        "kkadm started no service on this node, so no etcd of its making ran: no "
+                        "etcd member to remove");
+  } else if (facts) {
+    RemoveMember(data, *facts);
+  }
+  if (!data.made) {
+    CleanDataDir(data, data_dir);
+  } else {
+    // kkadm's journal: etcd's data goes with a data directory kkadm made (cleanup-node keeps one
+    // that was there before, and says so).
+    data.etcd_data_dir = data_dir;
+    if (data.made->MadeDir(data_dir)) CleanDataDir(data, data_dir);
+  }
   return Status();
 }
 

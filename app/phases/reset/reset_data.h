@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/config/types.h"
+#include "app/phases/journal/undo.h"
 #include "app/phases/node_context.h"
 
 namespace kkadm::phases {
@@ -37,6 +38,16 @@ struct ResetData : NodeContext {
   // again once the kubelet (and with it the static Pods) is stopped, in case etcd wrote to it or
   // was restarted in between. Empty when there was none.
   std::string etcd_data_dir;
+
+  // What kkadm's journal says it made on this node: set when the node has kkadm's state
+  // directory (/var/lib/kkadm). Reset then undoes exactly that (journal/undo.h); unset, it resets
+  // as kubeadm does.
+  std::optional<journal::MadeByKkadm> made;
+
+  // Left on purpose, with why (not kkadm's, or not only), and files removed although changed
+  // since kkadm wrote them: listed at the end; they do not make the reset incomplete.
+  std::vector<LeftBehind> kept;
+  std::vector<std::string> removed_changed;
 
   // Everything a phase could not remove, unmount, stop or deregister, in the order met. The
   // command prints it at the end and exits 1 when it is not empty.
