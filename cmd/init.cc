@@ -140,6 +140,7 @@ Status InitCommand::MakeSeams() {
   journaled_ = std::move(*journaled);
   runner_.SetObserver(&journaled_->observer());
   data_.host = &journaled_->host();
+  data_.own_work = journaled_->RecordedWork();
   data_.out = &printer_;
   data_.waiter = waiter_.get();
   access_ = std::make_unique<KubeconfigClusterAccess>(data_);

@@ -20,7 +20,8 @@ std::vector<phases::PhaseReads> InitPhaseReads() {
   // Every leaf certificate's and kubeconfig's signing parameters, and the images of static Pods.
   const Fields pki = {"certificatesDir", "encryptionAlgorithm", "certificateValidityPeriod"};
   const Fields ca = {"certificatesDir", "encryptionAlgorithm", "caCertificateValidityPeriod"};
-  const Fields image = {"kubernetesVersion", "imageRepository", "patches", "featureGates"};
+  const Fields image = {"kubernetesVersion", "imageRepository", "featureGates",
+                        "patches.directory"};
   return {
       // Checks make nothing that lasts: once they passed, a change to what they read matters
       // only to the phases that make things.
@@ -43,17 +44,19 @@ std::vector<phases::PhaseReads> InitPhaseReads() {
       {"kubeconfig", With(pki, {"clusterName", "controlPlaneEndpoint", "localAPIEndpoint",
                                 "nodeRegistration.name", "--kubeconfig-dir"})},
       {"etcd", With(image, {"etcd", "certificatesDir", "localAPIEndpoint.advertiseAddress",
-                            "nodeRegistration.name"})},
+                            "nodeRegistration.name", "patches[etcd]"})},
       {"control-plane/apiserver",
        With(image, {"apiServer", "networking", "localAPIEndpoint", "certificatesDir", "etcd",
-                    "controlPlaneEndpoint", "encryptionAlgorithm"})},
+                    "controlPlaneEndpoint", "encryptionAlgorithm", "patches[kube-apiserver]"})},
       {"control-plane/controller-manager",
-       With(image, {"controllerManager", "networking", "certificatesDir", "clusterName"})},
-      {"control-plane/scheduler", With(image, {"scheduler"})},
+       With(image, {"controllerManager", "networking", "certificatesDir", "clusterName",
+                    "patches[kube-controller-manager]"})},
+      {"control-plane/scheduler", With(image, {"scheduler", "patches[kube-scheduler]"})},
       {"control-plane", {}},
       {"kubelet-start",
        {"nodeRegistration", "KubeletConfiguration", "kubernetesVersion", "imageRepository",
-        "patches", "networking.dnsDomain", "networking.serviceSubnet", "featureGates"}},
+        "patches.directory", "patches[kubeletconfiguration]", "networking.dnsDomain",
+        "networking.serviceSubnet", "featureGates"}},
       {"wait-control-plane", {"timeouts", "localAPIEndpoint"}},
       {"upload-config/kubelet", {"KubeletConfiguration", "nodeRegistration.name"}},
       // The whole ClusterConfiguration is uploaded: every field counts.
@@ -62,7 +65,7 @@ std::vector<phases::PhaseReads> InitPhaseReads() {
       {"mark-control-plane", {"nodeRegistration.name", "nodeRegistration.taints"}},
       {"bootstrap-token", {"bootstrapTokens"}},
       {"kubelet-finalize", {"certificatesDir", "nodeRegistration.name"}},
-      {"addon/coredns", With(image, {"dns", "networking"})},
+      {"addon/coredns", With(image, {"dns", "networking", "patches[corednsdeployment]"})},
       {"addon/kube-proxy", With(image, {"proxy", "KubeProxyConfiguration", "networking.podSubnet",
                                         "controlPlaneEndpoint", "localAPIEndpoint"})},
       {"addon", {}},
@@ -70,10 +73,12 @@ std::vector<phases::PhaseReads> InitPhaseReads() {
   };
 }
 
-// Fields no phase's result depends on: how the command runs, and the tokens' secrets (a token
-// kkadm generates differs on every run; the tokens' other fields count).
+// Fields no phase's result depends on: how the command runs (pre-flight errors ignored decide
+// only whether it goes on), and the tokens' secrets (a token kkadm generates differs on every run;
+// the tokens' other fields count).
 bool IsIgnored(const std::string& name) {
   return name == "dryRun" || util::FieldIsUnder(name, "skipPhases") ||
+         util::FieldIsUnder(name, "nodeRegistration.ignorePreflightErrors") ||
          (name.starts_with("bootstrapTokens[") && name.ends_with("].token"));
 }
 
@@ -87,6 +92,7 @@ std::vector<workflow::PhaseInput> AllInitInputs(const phases::InitData& data) {
   }
   inputs.push_back({"--upload-certs", data.upload_certs ? "true" : "false"});
   inputs.push_back({"--kubeconfig-dir", data.kubeconfig_dir});
+  phases::AddPatchInputs(data.patches, inputs);
   return inputs;
 }
 

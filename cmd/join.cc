@@ -166,6 +166,7 @@ Status JoinCommand::MakeSeams() {
   journaled_ = std::move(*journaled);
   runner_.SetObserver(&journaled_->observer());
   data_.host = &journaled_->host();
+  data_.own_work = journaled_->RecordedWork();
   data_.out = &printer_;
   access_ = std::make_unique<DiscoveringClusterAccess>(data_);
   data_.access = access_.get();
@@ -179,7 +180,7 @@ Status JoinCommand::MakeSeams() {
   }
   data_.waiter = waiter_.get();
   data_.kubelet_bootstrap = kubelet_bootstrap_.get();
-  data_.etcd = etcd_.get();
+  data_.etcd = &journaled_->Recording(*etcd_);
   return Status::Ok();
 }
 

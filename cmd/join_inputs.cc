@@ -12,23 +12,31 @@ std::vector<phases::PhaseReads> JoinPhaseReads() {
       // Checks make nothing that lasts (see init_inputs.cc).
       {"preflight", {}},
       {"control-plane-prepare",
-       {"discovery", "controlPlane", "nodeRegistration.name", "patches", "caCertPath"}},
+       {"discovery", "controlPlane", "nodeRegistration.name", "caCertPath", "patches.directory",
+        "patches[kube-apiserver]", "patches[kube-controller-manager]", "patches[kube-scheduler]"}},
       {"check-etcd", {"discovery", "controlPlane"}},
       {"kubelet-start",
-       {"discovery", "nodeRegistration", "caCertPath", "KubeletConfiguration", "patches"}},
-      {"control-plane-join", {"discovery", "controlPlane", "nodeRegistration"}},
+       {"discovery", "nodeRegistration", "caCertPath", "KubeletConfiguration", "patches.directory",
+        "patches[kubeletconfiguration]"}},
+      {"control-plane-join",
+       {"discovery", "controlPlane", "nodeRegistration", "patches.directory", "patches[etcd]"}},
       {"wait-control-plane", {"timeouts", "controlPlane"}},
   };
 }
 
-// Every field join's phases may read, as inputs; how the command runs is not one of them.
+// Every field join's phases may read, as inputs; how the command runs (dry run, phases skipped,
+// pre-flight errors ignored) is not one of them.
 std::vector<workflow::PhaseInput> AllJoinInputs(const phases::JoinData& data) {
   std::vector<workflow::PhaseInput> inputs;
   for (util::JsonField& field : config::JoinConfigFields(data.cfg)) {
-    if (field.name == "dryRun" || util::FieldIsUnder(field.name, "skipPhases")) continue;
+    if (field.name == "dryRun" || util::FieldIsUnder(field.name, "skipPhases") ||
+        util::FieldIsUnder(field.name, "nodeRegistration.ignorePreflightErrors")) {
+      continue;
+    }
     const bool secret = config::IsSecretField(field.name);
     inputs.push_back({std::move(field.name), std::move(field.value), secret});
   }
+  phases::AddPatchInputs(data.patches, inputs);
   return inputs;
 }
 

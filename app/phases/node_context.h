@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "app/phases/own_work.h"
 #include "app/util/host.h"
 #include "app/util/patches/patcher.h"
 #include "app/util/printer.h"
@@ -30,6 +31,9 @@ struct NodeContext {
 
   // Lower-cased check names from --ignore-preflight-errors and the config, or {"all"}.
   std::set<std::string> ignore_preflight_errors;
+  // kkadm's earlier work on this node as its journal records it: pre-flight does not count it.
+  // Set by the command before any phase runs; empty on a node without a journal.
+  OwnWork own_work;
   // The --patches or patches.directory patches, read before any phase runs (none by default).
   util::patches::Patcher patches;
 

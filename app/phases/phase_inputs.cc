@@ -63,4 +63,11 @@ void DeclareInputs(std::vector<workflow::Phase>& phases, std::vector<PhaseReads>
   Declare(phases, "", shared);
 }
 
+void AddPatchInputs(const util::patches::Patcher& patches,
+                    std::vector<workflow::PhaseInput>& inputs) {
+  for (const auto& [target, fingerprint] : patches.Fingerprints()) {
+    inputs.push_back({"patches[" + target + "]", fingerprint, false});
+  }
+}
+
 }  // namespace kkadm::phases

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/util/patches/patcher.h"
 #include "app/workflow/phase.h"
 
 namespace kkadm::phases {
@@ -25,5 +26,10 @@ struct PhaseReads {
 // cover reads everything: a change is never missed.
 void DeclareInputs(std::vector<workflow::Phase>& phases, std::vector<PhaseReads> table,
                    std::function<std::vector<workflow::PhaseInput>()> all);
+
+// Appends what the patches of each target say as the input "patches[<target>]" (a phase that
+// patches a target reads its patches' content, not only the directory's name).
+void AddPatchInputs(const util::patches::Patcher& patches,
+                    std::vector<workflow::PhaseInput>& inputs);
 
 }  // namespace kkadm::phases

@@ -173,7 +173,8 @@ for cmd in "init --dry-run" "reset --dry-run --force" "join --dry-run" "token li
   timeout 20 "$KKADM" --rootfs= $cmd </dev/null >"$WORK/out" 2>&1 || rc=$?
   assert_eq "--rootfs= before $cmd: exit code" 3 "$rc"
 done
-check "--rootfs \"\": no dry-run directory made" [ ! -e "$WORK/init-dry" ] && [ ! -e "$WORK/reset-dry" ]
+check "--rootfs \"\": no init dry-run directory made" test ! -e "$WORK/init-dry"
+check "--rootfs \"\": no reset dry-run directory made" test ! -e "$WORK/reset-dry"
 unset KKADM_INIT_DRYRUN_DIR KKADM_RESET_DRYRUN_DIR
 
 # Directory modes whatever the umask; an existing directory keeps its mode (kubeadm's MkdirAll).

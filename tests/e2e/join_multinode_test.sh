@@ -61,6 +61,13 @@ for m in json.load(sys.stdin)["members"]:
     print("%s:%s:%s" % (m.get("name", ""), "learner" if m.get("isLearner") else "voter",
                         "started" if m.get("clientURLs") else "unstarted"))' | sort | tr '\n' ' ' | sed 's/ $//'
 }
+etcd_member_id() {  # NAME: the member's ID in hex, as etcdctl's table shows it
+  node_exec_on cp1 etcdctl --endpoints https://10.123.0.1:2379 --cacert "$PKI1/etcd/ca.crt" \
+    --cert "$PKI1/apiserver-etcd-client.crt" --key "$PKI1/apiserver-etcd-client.key" --dial-timeout=5s \
+    member list -w json | python3 -c '
+import json, sys
+print("".join("%x" % m["ID"] for m in json.load(sys.stdin)["members"] if m.get("name") == sys.argv[1]))' "$1"
+}
 join_control_plane() {  # NODE ADDRESS [FLAGS...]
   local start rc=0 node=$1 address=$2
   shift 2
@@ -80,6 +87,8 @@ join_control_plane() {  # NODE ADDRESS [FLAGS...]
     check "$1 has /etc/kubernetes/$f" test -s "$root/etc/kubernetes/$f"
   done
   check "$1's bootstrap-kubelet.conf is removed" test ! -e "$root/etc/kubernetes/bootstrap-kubelet.conf"
+  assert_eq "$1's journal records the etcd member it added, by etcd's ID" "$(etcd_member_id "$1")" \
+    "$(journal_field "$root" etcd-member id)"
   assert_eq "$1's CA is the cluster's" "$(sha256sum < "$PKI1/ca.crt")" "$(sha256sum < "$root/etc/kubernetes/pki/ca.crt")"
 }
 join_control_plane cp2 10.123.0.2

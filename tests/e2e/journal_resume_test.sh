@@ -4,7 +4,8 @@
 # exits 0 and changes no byte outside kkadm's own state; a changed config is refused with the
 # phase and field named and nothing written (the journal included); a manifest edited by hand is
 # named and not overwritten without --force; /run/kkadm/status.json tells the run's end; reset
-# takes kkadm's state away with the rest, so the next init starts afresh.
+# takes kkadm's state away with the rest, so the next init starts afresh. While another command
+# holds the node's lock, init is refused.
 source "$(dirname "$0")/lib/common.sh"
 [ "$(id -u)" -eq 0 ] || { echo "needs root (systemd, network namespaces)"; exit 77; }
 source "$(dirname "$0")/lib/sandbox_node.sh"
@@ -12,7 +13,11 @@ source "$(dirname "$0")/lib/sandbox_node.sh"
 node_boot node-1 10.123.0.11
 R=$(node_root node-1)
 mkdir -p "$R/run"  # as on any running system: kkadm publishes its status there, never makes it
+mkdir -p "$WORK/patches"
+printf 'metadata:\n  annotations:\n    example.com/tuned: "1"\n' > "$WORK/patches/kube-apiserver+strategic.yaml"
 { node_init_config; cat <<CFG; } > "$WORK/init.yaml"
+patches:
+  directory: $WORK/patches
 bootstrapTokens:
 - token: abcdef.0123456789abcdef
 ---
@@ -22,6 +27,8 @@ encryptionAlgorithm: ECDSA-P256
 CFG
 node_init "$WORK/init.yaml"
 assert_contains "status file after init" "$(cat "$R/run/kkadm/status.json")" '"state": "succeeded"'
+assert_contains "the journal records the API objects init made" \
+  "$(journal_field "$R" object path)" "/api/v1/namespaces/kube-system/configmaps/kubeadm-config"
 assert_not_contains "no secret in the journal" "$(cat "$R/var/lib/kkadm/journal")" "0123456789abcdef"
 
 # etcd's data changes as etcd runs, whoever runs kkadm.
@@ -46,6 +53,14 @@ assert_contains "changed config names phase and field" "$(cat "$WORK/changed.out
   'control-plane/apiserver: apiServer.extraArgs[enable-admission-plugins] (none) → "NodeRestriction,AlwaysPullImages"'
 assert_eq "changed config wrote nothing" "$whole_before" "$(tree_fingerprint "$R" | grep -v -e 'var/lib/etcd')"
 
+# A patch edited: the phase that applies it is named, no other (the patches' content is an input).
+sed -i 's/"1"/"2"/' "$WORK/patches/kube-apiserver+strategic.yaml"
+rc=0; node_kkadm init --config "$WORK/init.yaml" >"$WORK/patch.out" 2>&1 || rc=$?
+assert_eq "edited patch exit code" 3 "$rc"
+assert_contains "edited patch names its phase" "$(cat "$WORK/patch.out")" "control-plane/apiserver: patches[kube-apiserver] \"sha256:"
+assert_not_contains "edited patch: no other phase" "$(cat "$WORK/patch.out")" "scheduler: patches"
+sed -i 's/"2"/"1"/' "$WORK/patches/kube-apiserver+strategic.yaml"
+
 # A manifest edited by hand is reported and kept; --force overwrites it.
 MANIFEST=$R/etc/kubernetes/manifests/kube-scheduler.yaml
 echo "# tuned by hand" >> "$MANIFEST"
@@ -63,6 +78,19 @@ assert_eq "init --force exit code ($(tail -5 "$WORK/force.out"))" 0 "$rc"
 assert_contains "certs still up to date" "$(cat "$WORK/force.out")" "[certs] Up to date, not run again"
 check "scheduler.conf made again" test -s "$R/etc/kubernetes/scheduler.conf"
 assert_not_contains "edited manifest overwritten" "$(cat "$MANIFEST")" "# tuned by hand"
+
+# One command at a time: while another process holds the node's lock (flock(1) on the node root,
+# as a running kkadm holds it), init is refused and writes nothing.
+flock -o "$R" sleep 60 & holder=$!  # -o: the lock is flock's alone, gone when its sleep ends
+sleep 0.3
+whole_before=$(tree_fingerprint "$R" | grep -v -e 'var/lib/etcd')
+rc=0; node_kkadm init --config "$WORK/init.yaml" >"$WORK/locked.out" 2>&1 || rc=$?
+pkill -P "$holder" sleep; wait "$holder" 2>/dev/null || true
+assert_eq "init while the node is locked: exit code" 1 "$rc"
+assert_contains "init while the node is locked: why" "$(cat "$WORK/locked.out")" \
+  "another kkadm command is changing this node"
+assert_eq "init while the node is locked wrote nothing" "$whole_before" \
+  "$(tree_fingerprint "$R" | grep -v -e 'var/lib/etcd')"
 
 # reset takes the journal and the status away: the next init starts afresh.
 rc=0; node_kkadm reset --force >"$WORK/reset.out" 2>&1 || rc=$?

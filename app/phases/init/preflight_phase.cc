@@ -20,8 +20,14 @@ Status RunInitPreflight(InitData& data) {
   preflight::CheckList root;
   root.push_back(preflight::NewIsPrivilegedUserCheck());
   KKADM_RETURN_IF_ERROR(preflight::RunChecks(root, *data.host, data.ignore_preflight_errors, out));
+  preflight::CheckList checks = InitNodeChecks(data);
+  preflight::OwnWorkPlaces places;
+  places.manifest_dir = data.manifest_dir;
+  places.kubelet_kubeconfig = data.kubeconfig_dir + "/kubelet.conf";
+  places.apiserver_port = data.cfg.local_api_endpoint.bind_port;
+  preflight::LeaveOutChecksOfOwnWork(checks, data.own_work, places, out);
   KKADM_RETURN_IF_ERROR(
-      preflight::RunChecks(InitNodeChecks(data), *data.host, data.ignore_preflight_errors, out));
+      preflight::RunChecks(checks, *data.host, data.ignore_preflight_errors, out));
   // kkadm talks to no container runtime, so images are never pulled; dry-run keeps kubeadm's line.
   if (data.dry_run) {
     out.Line("preflight", "Would pull the required images (like 'kubeadm config images pull')");

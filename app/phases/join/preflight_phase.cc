@@ -8,7 +8,6 @@
 #include "app/phases/preflight/checks_files.h"
 #include "app/phases/preflight/checks_system.h"
 #include "app/phases/preflight/control_plane_checks.h"
-#include "app/phases/preflight/join_leftovers.h"
 #include "app/phases/preflight/run_checks.h"
 
 namespace kkadm::phases {
@@ -28,29 +27,24 @@ Status RunChecksOf(JoinData& data, const preflight::CheckList& checks) {
   return s;
 }
 
-// A control-plane node's ca.crt is an input (copied, or downloaded with the certificate key), not a
-// sign of an earlier join; admin.conf is one, written by control-plane-prepare.
-JoinFilePaths FilePaths(const JoinData& data) {
-  return JoinFilePaths{data.control_plane() ? std::string() : data.cfg.ca_cert_path,
-                       data.kubelet_kubeconfig_path(), data.bootstrap_kubeconfig_path(),
-                       data.control_plane() ? data.admin_kubeconfig_path() : std::string()};
+// Where kkadm's own earlier work on this node shows in join's checks (its journal's record).
+preflight::OwnWorkPlaces OwnWorkPlacesOf(const JoinData& data) {
+  preflight::OwnWorkPlaces places;
+  places.manifest_dir = data.manifest_dir;
+  places.kubelet_kubeconfig = data.kubelet_kubeconfig_path();
+  if (data.cfg.control_plane)
+    places.apiserver_port = data.cfg.control_plane->local_api_endpoint.bind_port;
+  return places;
 }
 
-// Runs the join node checks, leaving out those the leftovers of a resumed join would fail.
-Status RunNodeChecks(JoinData& data, const JoinLeftovers& leftovers) {
+// Runs the join node checks, leaving out those only kkadm's own earlier work fails.
+Status RunNodeChecks(JoinData& data) {
   preflight::CheckList checks = JoinNodeChecks(data);
-  if (leftovers.Resumable()) {
-    std::vector<std::string> skipped = DropLeftoverChecks(checks);
-    data.printer().Line(kPrefix,
-                        fmt::format("Found files of an earlier join of this node ({}): "
-                                    "resuming it; skipped checks: {}",
-                                    fmt::join(leftovers.files, ", "), fmt::join(skipped, ", ")));
-  }
+  preflight::LeaveOutChecksOfOwnWork(checks, data.own_work, OwnWorkPlacesOf(data), data.printer());
   return RunChecksOf(data, checks);
 }
 
-Status RunControlPlaneChecks(JoinData& data, const JoinLeftovers& leftovers,
-                             const JoinCluster& cluster) {
+Status RunControlPlaneChecks(JoinData& data, const JoinCluster& cluster) {
   const bool has_key = !data.certificate_key().empty();
   Status ready = CheckReadyForControlPlane(cluster.init_cfg.cluster, has_key, data.fs());
   if (!ready.ok()) {
@@ -64,10 +58,7 @@ Status RunControlPlaneChecks(JoinData& data, const JoinLeftovers& leftovers,
   options.secondary_control_plane = true;
   options.download_certs = has_key;
   preflight::CheckList checks = preflight::InitNodeChecks(cluster.init_cfg, options);
-  if (leftovers.Resumable()) {
-    data.printer().Line(kPrefix, fmt::format("Resuming the earlier join; skipped checks: {}",
-                                             fmt::join(DropLeftoverChecks(checks), ", ")));
-  }
+  preflight::LeaveOutChecksOfOwnWork(checks, data.own_work, OwnWorkPlacesOf(data), data.printer());
   KKADM_RETURN_IF_ERROR(RunChecksOf(data, checks));
   // kkadm talks to no container runtime, so images are never pulled; dry-run keeps kubeadm's line.
   if (data.dry_run)
@@ -97,20 +88,20 @@ Status RunJoinPreflight(JoinData& data) {
   preflight::CheckList root;
   root.push_back(preflight::NewIsPrivilegedUserCheck());
   KKADM_RETURN_IF_ERROR(RunChecksOf(data, root));
-  const JoinLeftovers leftovers = FindJoinLeftovers(data.fs(), FilePaths(data));
-  KKADM_RETURN_IF_ERROR(RunNodeChecks(data, leftovers));
+  KKADM_RETURN_IF_ERROR(RunNodeChecks(data));
   auto cluster = data.access->Discovered();
   if (!cluster) return cluster.error();
-  KKADM_RETURN_IF_ERROR(CheckLeftoversBelongToCluster(leftovers, (*cluster)->ca_pem));
   auto client = data.access->BootstrapClient();
   if (!client) return client.error();
   const std::string& name = data.cfg.node_registration.name;
+  // A Ready Node of this name is this node's when the kubelet kkadm started here holds its
+  // identity: a join run again.
   const bool is_this_node =
-      leftovers.Resumable() && leftovers.kubelet_identity &&
+      data.own_work.HasUnit("kubelet.service") &&
       KubeconfigIdentifiesAs(data.fs(), data.kubelet_kubeconfig_path(), "system:node:" + name);
   KKADM_RETURN_IF_ERROR(CheckNodeNotReady(**client, name, is_this_node));
   if (!data.control_plane()) return Status::Ok();
-  return RunControlPlaneChecks(data, leftovers, **cluster);
+  return RunControlPlaneChecks(data, **cluster);
 }
 
 workflow::Phase NewJoinPreflightPhase(JoinData& data) {

@@ -17,11 +17,11 @@ workflow::Phase NewJoinPreflightPhase(JoinData& data);
 preflight::CheckList JoinNodeChecks(const JoinData& data);
 
 // The whole preflight phase: "[preflight] Running pre-flight checks", the root check alone, the
-// join node checks (those an unfinished join of this node would fail are skipped, with a line
-// saying so), discovery, the check that such leftovers belong to the discovered cluster, the Node
-// check, and for a control-plane join CheckReadyForControlPlane and the init checks of a secondary
-// control-plane node. Changes nothing on the node. Sets data.preflight_checks_failed when a check
-// (not discovery) failed.
+// join node checks (those only kkadm's own earlier work recorded in data.own_work fails are left
+// out, with a line saying so), discovery, the Node check (a Ready Node of this name passes when
+// the kubelet kkadm started here holds its identity), and for a control-plane join
+// CheckReadyForControlPlane and the init checks of a secondary control-plane node. Changes nothing
+// on the node. Sets data.preflight_checks_failed when a check (not discovery) failed.
 Status RunJoinPreflight(JoinData& data);
 
 }  // namespace kkadm::phases

@@ -5,9 +5,11 @@
 
 namespace kkadm::phases::journal {
 
-std::vector<FileDrift> FindDrift(const util::FileSystem& fs, const PhaseRecord& record) {
+std::vector<FileDrift> FindDrift(const util::FileSystem& fs, const PhaseRecord& record,
+                                 const std::set<std::string>& rewriting) {
   std::vector<FileDrift> drift;
   for (const FileOutput& file : record.files) {
+    if (rewriting.contains(file.path)) continue;
     Result<util::FileInfo> info = fs.Stat(file.path);
     if (!info) {
       drift.push_back({file.path, FileDrift::Kind::kMissing});
@@ -21,6 +23,33 @@ std::vector<FileDrift> FindDrift(const util::FileSystem& fs, const PhaseRecord& 
     }
   }
   return drift;
+}
+
+std::set<std::string> RewritingFiles(const JournalState& state) {
+  std::set<std::string> files;
+  for (const PhaseRecord& record : state.phases) {
+    if (record.state == PhaseState::kDone || record.state == PhaseState::kSkipped) continue;
+    files.insert(record.attempt_files.begin(), record.attempt_files.end());
+    files.insert(record.attempt_replaced.begin(), record.attempt_replaced.end());
+  }
+  return files;
+}
+
+OwnWork RecordedWork(const util::FileSystem& fs, const JournalState& state) {
+  const std::set<std::string> rewriting = RewritingFiles(state);
+  OwnWork work;
+  work.recorded_in = kJournalPath;
+  for (const PhaseRecord& record : state.phases) {
+    for (const FileOutput& file : record.files) work.files.insert(file.path);
+    for (const FileDrift& drift : FindDrift(fs, record, rewriting)) work.files.erase(drift.path);
+    for (const std::string& dir : record.created_dirs) {
+      Result<util::FileInfo> info = fs.Stat(dir);
+      if (info && info->type == util::FileType::kDirectory) work.dirs.insert(dir);
+    }
+    work.units.insert(record.units_enabled.begin(), record.units_enabled.end());
+    work.units.insert(record.units_started.begin(), record.units_started.end());
+  }
+  return work;
 }
 
 }  // namespace kkadm::phases::journal

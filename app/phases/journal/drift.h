@@ -1,11 +1,13 @@
 // What changed on the node since a phase recorded its files: each file missing, or no longer the
-// content or mode the phase left.
+// content or mode the phase left; and so what of kkadm's recorded work is still as it left it.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
 #include "app/phases/journal/journal.h"
+#include "app/phases/own_work.h"
 #include "app/util/file_system.h"
 
 namespace kkadm::phases::journal {
@@ -16,7 +18,18 @@ struct FileDrift {
   Kind kind = Kind::kChanged;
 };
 
-// The recorded files of `record` that are missing or changed (content or mode), in its order.
-std::vector<FileDrift> FindDrift(const util::FileSystem& fs, const PhaseRecord& record);
+// The recorded files of `record` that are missing or changed (content or mode), in its order,
+// leaving out `rewriting`: files kkadm itself began to rewrite in an attempt that did not finish.
+std::vector<FileDrift> FindDrift(const util::FileSystem& fs, const PhaseRecord& record,
+                                 const std::set<std::string>& rewriting = {});
+
+// The files the unfinished attempts of `state`'s phases began to write or replace. Such a phase
+// runs again and writes them anew; until then a change of them is kkadm's own (kubelet-finalize
+// killed after it replaced the kubelet.conf the kubeconfig phase wrote), not someone else's.
+std::set<std::string> RewritingFiles(const JournalState& state);
+
+// Everything the journal records kkadm made on the node, by any command: the files still as it
+// left them, the directories it made that are still there, the units it enabled or started.
+OwnWork RecordedWork(const util::FileSystem& fs, const JournalState& state);
 
 }  // namespace kkadm::phases::journal

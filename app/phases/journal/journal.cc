@@ -145,6 +145,15 @@ void Journal::Apply(const nlohmann::json& record) {
   } else if (kind == "unit") {
     AddOnce(Text(record, "change") == "enabled" ? phase.units_enabled : phase.units_started,
             Text(record, "unit"));
+  } else if (kind == "object") {
+    const std::string path = Text(record, "path");
+    if (std::none_of(phase.objects.begin(), phase.objects.end(),
+                     [&](const ObjectChange& object) { return object.path == path; })) {
+      phase.objects.push_back(ObjectChange{Text(record, "verb"), path});
+    }
+  } else if (kind == "etcd-member") {
+    phase.etcd_members.push_back(
+        EtcdMemberAdded{Text(record, "id"), Text(record, "name"), Text(record, "peerURL")});
   } else if (kind == "phase") {
     phase.state = StateNamed(Text(record, "state"));
     if (phase.state == PhaseState::kStarted) {
@@ -190,6 +199,7 @@ Status Journal::GoLive() {
   KKADM_RETURN_IF_ERROR(log_.Append(kept_back_));
   kept_back_.clear();
   live_ = true;
+  if (on_live_) on_live_();
   return Status();
 }
 
@@ -248,6 +258,27 @@ Status Journal::UnitChanged(const std::string& unit, bool enabled) {
                  {"phase", current_},
                  {"change", enabled ? "enabled" : "started"},
                  {"unit", unit}});
+}
+
+Status Journal::ObjectChanged(const std::string& verb, const std::string& path) {
+  if (current_.empty()) return Status();
+  KKADM_RETURN_IF_ERROR(GoLive());
+  return Append({{"record", "object"},
+                 {"command", command_},
+                 {"phase", current_},
+                 {"verb", verb},
+                 {"path", path}});
+}
+
+Status Journal::EtcdMemberWasAdded(const EtcdMemberAdded& member) {
+  if (current_.empty()) return Status();
+  KKADM_RETURN_IF_ERROR(GoLive());
+  return Append({{"record", "etcd-member"},
+                 {"command", command_},
+                 {"phase", current_},
+                 {"id", member.id},
+                 {"name", member.name},
+                 {"peerURL", member.peer_url}});
 }
 
 void Journal::PhaseEnded(PhaseState state, const std::string& error) {

@@ -1,10 +1,11 @@
 // Journal: the node's record of what kkadm did to it (/var/lib/kkadm/journal): each command run
 // and, per phase, its state, the inputs it ran with and what it made: files (path, SHA-256, mode),
-// directories, systemd units. A command reads it first to know what need not run again and what
-// an interrupted attempt left behind; reset reads it to undo exactly that. Secrets never reach it:
-// a secret input is kept as its hash, a file's content as its hash.
+// directories, systemd units, API objects, etcd members. A command reads it first to know what need
+// not run again and what an interrupted attempt left behind; reset reads it to undo exactly that.
+// Secrets never reach it: a secret input is kept as its hash, a file's content as its hash.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -33,6 +34,20 @@ struct FileOutput {
   unsigned mode = 0;
 };
 
+// An API object a phase created or changed: its first change in the phase ("create", "update",
+// "patch" or "delete") and its resource path.
+struct ObjectChange {
+  std::string verb;
+  std::string path;  // "/api/v1/namespaces/kube-system/configmaps/kubeadm-config"
+};
+
+// An etcd member a phase added to the cluster (a joining control-plane node's).
+struct EtcdMemberAdded {
+  std::string id;  // etcd's member ID, in hex as etcdctl shows it
+  std::string name;
+  std::string peer_url;
+};
+
 // What the journal says of one phase of one command: its last attempt, and what every attempt
 // since the node's last reset created.
 struct PhaseRecord {
@@ -54,6 +69,8 @@ struct PhaseRecord {
   std::vector<std::string> attempt_replaced;
   std::vector<std::string> units_enabled;  // not enabled before an attempt enabled them
   std::vector<std::string> units_started;
+  std::vector<ObjectChange> objects;          // by every attempt, each object once
+  std::vector<EtcdMemberAdded> etcd_members;  // by every attempt
 };
 
 struct RunRecord {
@@ -97,6 +114,10 @@ class Journal {
   void Removed(const std::string& path);
   // After systemd enabled (it was not before) or started a unit.
   Status UnitChanged(const std::string& unit, bool enabled);
+  // After the API server accepted a change of an object.
+  Status ObjectChanged(const std::string& verb, const std::string& path);
+  // After etcd added a member for this node.
+  Status EtcdMemberWasAdded(const EtcdMemberAdded& member);
   // Ends the current phase. Kept back until its files are durable: Flush appends it.
   void PhaseEnded(PhaseState state, const std::string& error);
   // A phase of this command that was not run (its run condition said no, --skip-phases).
@@ -110,6 +131,9 @@ class Journal {
   // Until a phase first makes something, records are kept back: a run that changes nothing (a
   // join refused by preflight) leaves no journal.
   bool live() const { return live_; }
+  // Called once, when the journal goes live: whoever publishes the run's status can start then,
+  // in the middle of the first phase that changes the node.
+  void OnLive(std::function<void()> callback) { on_live_ = std::move(callback); }
   // The journal's time now: RFC 3339 with milliseconds.
   std::string Now() const;
 
@@ -129,6 +153,7 @@ class Journal {
   std::vector<nlohmann::json> ended_;      // awaiting Flush
   std::vector<nlohmann::json> kept_back_;  // until the journal is live
   bool live_ = false;
+  std::function<void()> on_live_;
 };
 
 }  // namespace kkadm::phases::journal

@@ -42,7 +42,7 @@ JournalObserver::Planned JournalObserver::Assess(const workflow::PhaseEntry& ent
   planned.record = journal_.state().Find(identity_.command, entry.path);
   if (planned.record != nullptr && Finished(planned.record->state)) {
     planned.finished = planned.record->fingerprint == planned.fingerprint;
-    planned.drift = FindDrift(node_, *planned.record);
+    planned.drift = FindDrift(node_, *planned.record, rewriting_);
   }
   return planned;
 }
@@ -51,6 +51,7 @@ Result<std::vector<bool>> JournalObserver::Plan(const std::vector<workflow::Phas
                                                 const std::vector<bool>& selected,
                                                 bool phase_command) {
   entries_ = &entries;
+  rewriting_ = RewritingFiles(journal_.state());
   planned_.assign(entries.size(), Planned{});
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (selected[i] && entries[i].phase->run) planned_[i] = Assess(entries[i]);
@@ -71,6 +72,10 @@ Result<std::vector<bool>> JournalObserver::Plan(const std::vector<workflow::Phas
   KKADM_RETURN_IF_ERROR(journal_.BeginRun(identity_.command, identity_.version, identity_.boot_id));
   started_ = journal_.Now();
   node_has_run_dir_ = node_.Exists("/run");
+  // The status is published from the moment the run changes the node: the first phase to do so
+  // may be the longest (a join's kubelet-start). The status is advisory: a failure to write it
+  // is not the phase's, and the next phase tries again.
+  journal_.OnLive([this] { static_cast<void>(WriteStatus("running")); });
   KKADM_RETURN_IF_ERROR(WriteStatus("running"));
   return run;
 }

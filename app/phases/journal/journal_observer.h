@@ -6,6 +6,7 @@
 // the journal and keeps /run/kkadm/status.json current for whoever watches the node.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,8 +72,9 @@ class JournalObserver final : public workflow::RunObserver {
   bool force_;
   const std::vector<workflow::PhaseEntry>* entries_ = nullptr;  // the tree Plan was given
   std::vector<Planned> planned_;                                // by entry index
-  std::vector<PhaseStatus> phases_;                             // run so far, for the status
-  std::string current_;                                         // the running phase
+  std::set<std::string> rewriting_;  // RewritingFiles of the journal as Plan found it
+  std::vector<PhaseStatus> phases_;  // run so far, for the status
+  std::string current_;              // the running phase
   std::string started_;
   bool node_has_run_dir_ = false;  // /run, where the status goes; looked up once by Plan
 };

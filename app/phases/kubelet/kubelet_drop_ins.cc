@@ -82,7 +82,11 @@ Result<std::optional<KubeletDropInConflict>> ConflictOf(const util::FileSystem& 
   for (const Candidate& file : files) {
     auto text = fs.ReadFile(file.path);
     if (!text) {
-      if (text.error().code() == StatusCode::kNotFound) continue;  // a dangling symlink
+      // A symbolic link that leads nowhere in the node root: a drop-in masked with a link to
+      // /dev/null (a node root need not hold one), or a dangling link. systemd takes nothing of
+      // this name from it, and the name is decided.
+      if (text.error().code() == StatusCode::kNotFound)
+        return std::optional<KubeletDropInConflict>();
       return text.error().Wrap("reading " + file.path);
     }
     if (text->starts_with(kShadowMarker)) continue;

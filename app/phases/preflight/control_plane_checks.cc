@@ -1,6 +1,9 @@
 // The control-plane pre-flight check list (kubeadm's InitNodeChecks + addCommonChecks).
 #include "app/phases/preflight/control_plane_checks.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <string>
 #include <vector>
 
@@ -118,6 +121,46 @@ CheckList InitNodeChecks(const config::InitConfiguration& cfg, const NodeCheckOp
   }
   AddEtcdChecks(cfg, options, checks);
   return checks;
+}
+
+std::set<std::string> ChecksFailedByOwnWork(const OwnWork& own, const OwnWorkPlaces& places) {
+  std::set<std::string> names;
+  for (const std::string& file : own.files) names.insert(PathCheckName("FileAvailable", file));
+  for (const std::string& dir : own.dirs) names.insert(PathCheckName("DirAvailable", dir));
+  const std::pair<const char*, std::vector<int>> pods[] = {
+      {"kube-apiserver", {places.apiserver_port}},
+      {"kube-controller-manager", {kKubeControllerManagerPort}},
+      {"kube-scheduler", {kKubeSchedulerPort}},
+      {"etcd", {kEtcdListenClientPort, kEtcdListenPeerPort}}};
+  for (const auto& [pod, ports] : pods) {
+    if (!own.HasFile(places.manifest_dir + "/" + pod + ".yaml")) continue;
+    for (int port : ports) names.insert("Port-" + std::to_string(port));
+  }
+  if (own.HasUnit("kubelet.service")) {
+    names.insert("Port-" + std::to_string(kKubeletPort));
+    names.insert(PathCheckName("FileAvailable", places.kubelet_kubeconfig));
+  }
+  return names;
+}
+
+void LeaveOutChecksOfOwnWork(CheckList& checks, const OwnWork& own, const OwnWorkPlaces& places,
+                             util::Printer& out) {
+  const std::set<std::string> names = ChecksFailedByOwnWork(own, places);
+  std::vector<std::string> dropped;
+  CheckList kept;
+  for (auto& check : checks) {
+    std::string name = check->Name();
+    if (names.contains(name)) {
+      dropped.push_back(std::move(name));
+    } else {
+      kept.push_back(std::move(check));
+    }
+  }
+  checks = std::move(kept);
+  if (dropped.empty()) return;
+  out.Line("preflight", fmt::format("Leaving out the checks that only kkadm's own earlier work on "
+                                    "this node fails (recorded in {}): {}",
+                                    own.recorded_in, fmt::join(dropped, ", ")));
 }
 
 }  // namespace kkadm::phases::preflight

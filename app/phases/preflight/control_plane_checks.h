@@ -2,10 +2,14 @@
 // those of a node that joins the control plane.
 #pragma once
 
+#include <set>
 #include <string>
+#include <vector>
 
 #include "app/config/types.h"
+#include "app/phases/own_work.h"
 #include "app/phases/preflight/check.h"
+#include "app/util/printer.h"
 #include "app/util/status.h"
 
 namespace kkadm::phases::preflight {
@@ -34,5 +38,24 @@ CheckList InitNodeChecks(const config::InitConfiguration& cfg, const NodeCheckOp
 // `kubernetes_version` before v1.32), Hostname, Service-Kubelet, Port-10250.
 void AddCommonChecks(const config::NodeRegistration& node, const std::string& kubernetes_version,
                      CheckList& checks);
+
+// Where kkadm's own work on a node would show in its checks.
+struct OwnWorkPlaces {
+  std::string manifest_dir;        // static pod manifests: a manifest's pod owns its ports
+  std::string kubelet_kubeconfig;  // written by the kubelet's TLS bootstrap, once kkadm starts it
+  int apiserver_port = 6443;       // the API server's bind port
+};
+
+// The names of the checks that only kkadm's own recorded work fails, when repeated or resumed:
+// FileAvailable of a file it wrote, DirAvailable of a directory it made, the Port of a static pod
+// whose manifest it wrote (the API server's, 10257, 10259; etcd's 2379 and 2380), and the Port
+// and kubeconfig of the kubelet it started.
+std::set<std::string> ChecksFailedByOwnWork(const OwnWork& own, const OwnWorkPlaces& places);
+
+// Removes from `checks` those ChecksFailedByOwnWork names and, when there are any, says so:
+// "[preflight] Leaving out the checks that only kkadm's own earlier work on this node fails
+// (recorded in /var/lib/kkadm/journal): Port-6443, ...".
+void LeaveOutChecksOfOwnWork(CheckList& checks, const OwnWork& own, const OwnWorkPlaces& places,
+                             util::Printer& out);
 
 }  // namespace kkadm::phases::preflight

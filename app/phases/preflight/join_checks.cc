@@ -1,4 +1,4 @@
-// The checks of a joining node that need more than one host fact: resumed joins, the Node, the
+// The checks of a joining node that need more than one host fact: the endpoint, the Node, the
 // control plane's shared certificates.
 #include "app/phases/preflight/join_checks.h"
 
@@ -11,7 +11,9 @@
 #include "app/phases/preflight/checks_system.h"
 #include "app/phases/preflight/control_plane_checks.h"
 #include "app/phases/preflight/run_checks.h"
+#include "app/util/kubeconfig.h"
 #include "app/util/net_rules.h"
+#include "app/util/pki/certificate.h"
 
 namespace kkadm::phases {
 
@@ -26,30 +28,6 @@ void AddJoinEndpointChecks(const std::string& endpoint, preflight::CheckList& ch
     checks.push_back(
         preflight::NewFileContentCheck("/proc/sys/net/ipv6/conf/default/forwarding", "1"));
   }
-}
-
-Status CheckLeftoversBelongToCluster(const JoinLeftovers& leftovers, const std::string& ca_pem) {
-  if (!leftovers.Resumable() || leftovers.ca_pem == TrimmedPem(ca_pem)) return Status::Ok();
-  return FailedPrecondition(fmt::format(
-      "this node holds files of another cluster ({} trust a CA that is not this cluster's); run "
-      "\"kkadm reset\" on this node first",
-      fmt::join(leftovers.files, ", ")));
-}
-
-std::vector<std::string> DropLeftoverChecks(preflight::CheckList& checks) {
-  std::vector<std::string> dropped;
-  preflight::CheckList kept;
-  for (auto& check : checks) {
-    const std::string name = check->Name();
-    if (name.rfind("FileAvailable-", 0) == 0 || name.rfind("DirAvailable-", 0) == 0 ||
-        name.rfind("Port-", 0) == 0) {
-      dropped.push_back(name);
-    } else {
-      kept.push_back(std::move(check));
-    }
-  }
-  checks = std::move(kept);
-  return dropped;
 }
 
 Status CheckReadyForControlPlane(const config::ClusterConfiguration& cluster,
@@ -91,6 +69,23 @@ Status CheckNodeNotReady(util::KubeClient& client, const std::string& name, bool
                     name));
   }
   return Status::Ok();
+}
+
+bool KubeconfigIdentifiesAs(const util::FileSystem& fs, const std::string& path,
+                            const std::string& user) {
+  auto text = fs.ReadFile(path);
+  if (!text) return false;
+  auto config = util::DecodeKubeconfig(*text);
+  if (!config || config->CurrentUser() == nullptr) return false;
+  const util::KubeconfigUser& u = *config->CurrentUser();
+  std::string pem = u.client_certificate_data;
+  if (pem.empty() && !u.client_certificate.empty()) {
+    auto file = fs.ReadFile(u.client_certificate);
+    if (!file) return false;
+    pem = std::move(*file);
+  }
+  auto cert = util::pki::Certificate::ParsePem(pem);
+  return cert && cert->CommonName() == user;
 }
 
 }  // namespace kkadm::phases

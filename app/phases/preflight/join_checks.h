@@ -1,12 +1,11 @@
 // The pre-flight checks of a joining node (kubeadm's phases/join/preflight.go) beyond the single
-// host checks: endpoint checks, resumed joins, the Node, the control plane's shared certificates.
+// host checks: endpoint checks, the Node, the control plane's shared certificates.
 #pragma once
 
 #include <string>
 
 #include "app/config/types.h"
 #include "app/phases/preflight/check.h"
-#include "app/phases/preflight/join_leftovers.h"
 #include "app/util/kube_client.h"
 #include "app/util/status.h"
 
@@ -14,11 +13,6 @@ namespace kkadm::phases {
 
 // For token discovery: HTTPProxy and IP forwarding for the host of `endpoint` (host:port).
 void AddJoinEndpointChecks(const std::string& endpoint, preflight::CheckList& checks);
-
-// The checks an unfinished join of this node fails by its own doing (its files, its running
-// kubelet and control plane): FileAvailable-*, DirAvailable-* and Port-*. Removed from `checks`
-// and returned by name.
-std::vector<std::string> DropLeftoverChecks(preflight::CheckList& checks);
 
 // kubeadm's checkIfReadyForAdditionalControlPlane: the cluster needs a controlPlaneEndpoint, and
 // without a certificate key the shared CAs and keys (ca, front-proxy-ca, sa, and etcd/ca with
@@ -32,8 +26,9 @@ Status CheckReadyForControlPlane(const config::ClusterConfiguration& cluster,
 // NotFound is fine; any other API error is returned as "cannot get Node "<name>": ...".
 Status CheckNodeNotReady(util::KubeClient& client, const std::string& name, bool is_this_node);
 
-// OK unless the leftovers of an earlier join are resumable and trust another CA than `ca_pem`,
-// the discovered cluster's: FailedPrecondition asking for "kkadm reset" first.
-Status CheckLeftoversBelongToCluster(const JoinLeftovers& leftovers, const std::string& ca_pem);
+// True when the kubeconfig at `path` holds a client certificate whose common name is `user` (e.g.
+// "system:node:worker-1"), read through `fs` whether embedded or in a file it names.
+bool KubeconfigIdentifiesAs(const util::FileSystem& fs, const std::string& path,
+                            const std::string& user);
 
 }  // namespace kkadm::phases

@@ -1,6 +1,7 @@
 // Patcher (see patcher.h).
 #include "app/util/patches/patcher.h"
 
+#include "app/util/crypto.h"
 #include "app/util/patches/patch_dir.h"
 
 namespace kkadm::util::patches {
@@ -41,6 +42,26 @@ Status Patcher::Check(std::string_view target,
   Result<nlohmann::json> object = build();
   if (!object) return object.error();
   return ApplyPatches(**set, target, std::move(*object)).status();
+}
+
+std::map<std::string, std::string> Patcher::Fingerprints() const {
+  std::map<std::string, std::string> fingerprints;
+  if (out_ == nullptr) return fingerprints;
+  Result<const PatchSet*> set = Set();
+  if (!set) {
+    for (const std::string& target : KnownPatchTargets()) {
+      fingerprints[target] = "unreadable: " + set.error().message();
+    }
+    return fingerprints;
+  }
+  for (const auto& [target, patches] : (*set)->by_target) {
+    nlohmann::json canonical = nlohmann::json::array();
+    for (const Patch& patch : patches) {
+      canonical.push_back({static_cast<int>(patch.type), patch.body});
+    }
+    fingerprints[target] = "sha256:" + Sha256Hex(canonical.dump());
+  }
+  return fingerprints;
 }
 
 }  // namespace kkadm::util::patches

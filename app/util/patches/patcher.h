@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -38,6 +39,12 @@ class Patcher {
   // `build` makes: a phase runs this before any file of its command is written. `build` is called
   // only when `target` has patches. Errors: Apply's, and `build`'s.
   Status Check(std::string_view target, const std::function<Result<nlohmann::json>()>& build) const;
+
+  // What the patches of each target that has any say, for the journal's record of a phase's
+  // inputs: target -> "sha256:<hex>" of their types and bodies in order. None without a
+  // directory. A directory that cannot be read counts as a change of every target: its error
+  // (the phase that patches reports it) stands for each.
+  std::map<std::string, std::string> Fingerprints() const;
 
  private:
   // Shared by copies of a Patcher, so that the directory is read and described once between them.

@@ -51,6 +51,18 @@ node_fingerprint() {
   tree_fingerprint "$1" | grep -v -e '^\./var/lib/kkadm' -e '^\./run/kkadm' -e ' \./var/lib/kkadm' -e ' \./run/kkadm'
 }
 
+# journal_field ROOT RECORD FIELD: FIELD of each record of kind RECORD ("object", "etcd-member")
+# in ROOT's kkadm journal, one per line (each line of the journal is "<checksum> <JSON>").
+journal_field() {
+  python3 - "$1/var/lib/kkadm/journal" "$2" "$3" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    record = json.loads(line.split(" ", 1)[1])
+    if record.get("record") == sys.argv[2]:
+        print(record.get(sys.argv[3], ""))
+PY
+}
+
 finish() {
   echo "$E2E_NAME: $E2E_CHECKS checks passed, $E2E_FAILURES failed"
   [ "$E2E_FAILURES" -eq 0 ]

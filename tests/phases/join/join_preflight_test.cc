@@ -1,5 +1,5 @@
-// The join preflight work: node checks, discovery, the Node check, leftovers of an unfinished
-// join, and the control-plane conditions.
+// The join preflight work: node checks, discovery, the Node check, kkadm's own earlier work,
+// and the control-plane conditions.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -79,40 +79,45 @@ TEST_F(JoinPreflightTest, ExistingCaOfAnotherSourceFailsItsCheck) {
   EXPECT_EQ(access_.discoveries, 0);
 }
 
-TEST_F(JoinPreflightTest, UnfinishedJoinOfThisNodeIsResumed) {
+// A join run again: the CA file it wrote, the kubelet it started (its port, the kubeconfig of its
+// TLS bootstrap, the Ready Node of this name) are kkadm's own work, recorded in its journal.
+TEST_F(JoinPreflightTest, OwnWorkOfAnEarlierJoinIsLeftOut) {
   ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/pki/ca.crt", fixture_.ca_pem, 0644).ok());
   ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf",
                             Kubeconfig(fixture_.ca_pem, "system:node:worker-1"), 0600)
                   .ok());
   machine_.busy_ports.insert(10250);  // its kubelet runs
   bootstrap_api_.Put("/api/v1/nodes/worker-1", kkadm::testing::ReadyNode("worker-1", true));
+  data_.own_work.files = {"/etc/kubernetes/pki/ca.crt"};
+  data_.own_work.units = {"kubelet.service"};
+  data_.own_work.recorded_in = "/var/lib/kkadm/journal";
   Status s = RunJoinPreflight(data_);
   ASSERT_TRUE(s.ok()) << s.message() << out_.str();
   EXPECT_THAT(out_.str(),
-              HasSubstr("Found files of an earlier join of this node (/etc/kubernetes/pki/ca.crt, "
-                        "/etc/kubernetes/kubelet.conf): resuming it; skipped checks: "
-                        "FileAvailable--etc-kubernetes-kubelet.conf, "
-                        "FileAvailable--etc-kubernetes-bootstrap-kubelet.conf, Port-10250, "
-                        "FileAvailable--etc-kubernetes-pki-ca.crt"));
+              HasSubstr("[preflight] Leaving out the checks that only kkadm's own earlier work on "
+                        "this node fails (recorded in /var/lib/kkadm/journal): "
+                        "FileAvailable--etc-kubernetes-kubelet.conf, Port-10250, "
+                        "FileAvailable--etc-kubernetes-pki-ca.crt\n"));
+}
+
+// Without kkadm's record the same files are a stranger's, as for kubeadm: reset first.
+TEST_F(JoinPreflightTest, FilesKkadmDidNotRecordFailTheirChecks) {
+  ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf",
+                            Kubeconfig(fixture_.ca_pem, "system:node:worker-1"), 0600)
+                  .ok());
+  Status s = RunJoinPreflight(data_);
+  EXPECT_TRUE(data_.preflight_checks_failed);
+  EXPECT_THAT(out_.str(), HasSubstr("[ERROR FileAvailable--etc-kubernetes-kubelet.conf]"));
+  EXPECT_THAT(out_.str(), Not(HasSubstr("Leaving out")));
 }
 
 TEST_F(JoinPreflightTest, ReadyNodeIsStillRefusedWhenTheKubeletIdentityIsAnotherNodes) {
   ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf",
                             Kubeconfig(fixture_.ca_pem, "system:node:other"), 0600)
                   .ok());
+  data_.own_work.units = {"kubelet.service"};
   bootstrap_api_.Put("/api/v1/nodes/worker-1", kkadm::testing::ReadyNode("worker-1", true));
   EXPECT_THAT(RunJoinPreflight(data_).message(), HasSubstr("already exists in the cluster"));
-}
-
-TEST_F(JoinPreflightTest, FilesOfAnotherClusterAreRefusedAfterDiscovery) {
-  ASSERT_TRUE(
-      fs_.WriteFile("/etc/kubernetes/pki/ca.crt", kkadm::testing::MakeCaPem("other"), 0644).ok());
-  Status s = RunJoinPreflight(data_);
-  EXPECT_THAT(
-      s.message(),
-      HasSubstr("this node holds files of another cluster (/etc/kubernetes/pki/ca.crt trust"));
-  EXPECT_THAT(s.message(), HasSubstr("kkadm reset"));
-  EXPECT_EQ(access_.discoveries, 1);
 }
 
 TEST_F(JoinPreflightTest, ControlPlaneNeedsAControlPlaneEndpoint) {

@@ -55,6 +55,7 @@ class JournalObserverTest : public ::testing::Test {
     Phase a = Leaf("a", fs, ran, [this, &fs] {
       if (fail_before_writing_) return FailedPrecondition("port 6443 is in use");
       KKADM_RETURN_IF_ERROR(fs.WriteFile("/etc/a", inputs_["a"], 0600));
+      status_during_a_ = Read(kStatusPath);
       if (fail_a_after_write_) {
         return FailedPrecondition("no space left on device (token " + inputs_["secret"] + ".)");
       }
@@ -94,6 +95,7 @@ class JournalObserverTest : public ::testing::Test {
   testing::FakeClock clock_;
   std::map<std::string, std::string> inputs_ = {
       {"a", "alpha"}, {"b", "beta"}, {"secret", "abcdef.0123456789abcdef"}};
+  std::string status_during_a_;  // /run/kkadm/status.json as phase a saw it after its write
   bool fail_a_after_write_ = false;
   bool fail_before_writing_ = false;
 };
@@ -195,6 +197,33 @@ TEST_F(JournalObserverTest, AnUnfinishedAttemptIsUndoneBeforeTheNext) {
   EXPECT_EQ(again.ran, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(Read("/etc/a"), "fixed");
   EXPECT_EQ(Read("/etc/.a.kkadm-tmp-abcdef").front(), '<');  // gone
+}
+
+// A later phase killed after it replaced a file an earlier one wrote (kubelet-finalize and
+// kubeconfig/kubelet's kubelet.conf): kkadm's own change, not someone else's. The re-run is not
+// refused; the killed phase runs again and owns the file.
+TEST_F(JournalObserverTest, AFileAKilledLaterPhaseBeganToReplaceIsNotSomeoneElsesChange) {
+  ASSERT_TRUE(RunNode().status.ok());
+  {
+    util::RealFileSystem fs(dir_.path());
+    Journal journal(fs, clock_);
+    ASSERT_TRUE(journal.Load().ok());
+    ASSERT_TRUE(journal.BeginRun("init", "v0-test", "boot").ok());
+    ASSERT_TRUE(journal.PhaseStarted("files/b", "fingerprint", {}).ok());
+    ASSERT_TRUE(journal.WillWrite("/etc/a", Journal::Change::kReplacedFile).ok());
+    ASSERT_TRUE(fs.WriteFile("/etc/a", "rewritten by b", 0600).ok());
+  }  // killed: no end record
+  Outcome again = RunNode();
+  ASSERT_TRUE(again.status.ok()) << again.status.message();
+  EXPECT_EQ(again.ran, (std::vector<std::string>{"b"}));
+}
+
+// The first phase that changes the node publishes the status at once, not at the next phase.
+TEST_F(JournalObserverTest, TheStatusIsPublishedAsSoonAsTheRunChangesTheNode) {
+  ASSERT_TRUE(util::RealFileSystem(dir_.path()).MakeDirs("/run", 0755).ok());
+  ASSERT_TRUE(RunNode().status.ok());
+  EXPECT_NE(status_during_a_.find("\"phase\": \"files/a\""), std::string::npos) << status_during_a_;
+  EXPECT_NE(status_during_a_.find("\"state\": \"running\""), std::string::npos);
 }
 
 TEST_F(JournalObserverTest, ARunThatMakesNothingLeavesNoJournal) {

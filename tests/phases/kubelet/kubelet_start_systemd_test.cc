@@ -1,8 +1,11 @@
 // The whole kubelet-start phase on a REAL systemd (tests/util/systemd_instance.h): systemd runs the
 // kubelet with kkadm's flags through kkadm's unit and drop-in, and a second run is idempotent.
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -24,8 +27,9 @@ using kkadm::testing::SystemdInitSystemTest;
 
 // A node whose root is BASE/node. Inside the instance only /run and /etc/systemd/system are
 // writable (BASE/run, BASE/units), so the node's kubelet and kubeconfig directories live under
-// /run/kk and the node root's /etc/systemd/system and /run point there. The stand-in kubelet
-// records the arguments systemd gave it in /run/kk/kubelet.args, then stays up.
+// /run/kk and the node root's /etc/systemd/system and /run are those directories, bind-mounted
+// (not symbolic links: a node root is a root, and a link never leads out of it). The stand-in
+// kubelet records the arguments systemd gave it in /run/kk/kubelet.args, then stays up.
 struct SystemdNode {
   SystemdNode(const std::string& base, const std::string& units, const std::string& bus)
       : root(MakeRoot(base, units)), init(bus, std::chrono::seconds(30)) {
@@ -42,13 +46,27 @@ struct SystemdNode {
 
   static std::string MakeRoot(const std::string& base, const std::string& units) {
     const std::string root = base + "/node";
-    fs::create_directories(root + "/etc/systemd");
-    fs::create_directory_symlink(units, root + "/etc/systemd/system");
-    fs::create_directory_symlink(base + "/run", root + "/run");
+    fs::create_directories(root + "/etc/systemd/system");
+    fs::create_directories(root + "/run");
+    BindMount(units, root + "/etc/systemd/system");
+    BindMount(base + "/run", root + "/run");
     kkadm::testing::WriteTextFile(
         base + "/run/kk/kubelet",
         "#!/bin/sh\necho \"$@\" > /run/kk/kubelet.args\nexec sleep infinity\n", fs::perms(0755));
     return root;
+  }
+
+  ~SystemdNode() {
+    for (const char* dir : {"/run", "/etc/systemd/system"})
+      ::umount2((root + dir).c_str(), MNT_DETACH);
+  }
+  SystemdNode(const SystemdNode&) = delete;
+  SystemdNode& operator=(const SystemdNode&) = delete;
+
+  static void BindMount(const std::string& from, const std::string& to) {
+    if (::mount(from.c_str(), to.c_str(), nullptr, MS_BIND, nullptr) != 0) {
+      ADD_FAILURE() << "bind-mounting " << from << " on " << to << ": " << std::strerror(errno);
+    }
   }
 
   // What the kubelet was started with, once it has written it (at most 5 s).

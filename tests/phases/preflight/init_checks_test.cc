@@ -133,6 +133,30 @@ TEST(PreflightInitChecksTest, BusyPortsAndExistingFilesFail) {
             "`--ignore-preflight-errors=...`\n");
 }
 
+// `kkadm init phase etcd local` and `kubelet-start` by hand, then `kkadm init`: the manifest, the
+// ports of its pod, the data directory and the kubelet's port are kkadm's own work (its journal).
+TEST(PreflightInitChecksTest, OwnRecordedWorkIsLeftOutAndSaidSo) {
+  InitEnv e;
+  e.env.machine.busy_ports = {6443, 2379, 2380, 10250};
+  ASSERT_TRUE(e.env.fs.WriteFile("/etc/kubernetes/manifests/etcd.yaml", "x", 0600).ok());
+  ASSERT_TRUE(e.env.fs.WriteFile("/var/lib/etcd/member", "x", 0600).ok());
+  e.data.own_work.files = {"/etc/kubernetes/manifests/etcd.yaml"};
+  e.data.own_work.dirs = {"/var/lib/etcd"};
+  e.data.own_work.units = {"kubelet.service"};
+  e.data.own_work.recorded_in = "/var/lib/kkadm/journal";
+  Status status = RunInitPreflight(e.data);
+  // 6443 is not: kkadm wrote no API server manifest, so whatever listens there is not its pod.
+  EXPECT_EQ(status.message(), "[preflight] Some fatal errors occurred: Port-6443");
+  EXPECT_THAT(e.out.str(),
+              HasSubstr("[preflight] Leaving out the checks that only kkadm's own earlier work on "
+                        "this node fails (recorded in /var/lib/kkadm/journal): "
+                        "FileAvailable--etc-kubernetes-manifests-etcd.yaml, Port-10250, "
+                        "Port-2379, Port-2380, DirAvailable--var-lib-etcd\n"));
+  e.data.own_work.files.insert("/etc/kubernetes/manifests/kube-apiserver.yaml");
+  e.out.str("");
+  EXPECT_TRUE(RunInitPreflight(e.data).ok()) << e.out.str();
+}
+
 TEST(PreflightInitChecksTest, AllIgnoresEveryError) {
   InitEnv e;
   e.env.machine.cpus = 1;

@@ -86,3 +86,30 @@ TEST_F(PatcherTest, ReadsTheDirectoryOnFirstUseAndKeepsItsError) {
 
 }  // namespace
 }  // namespace kkadm::util::patches
+
+namespace kkadm::util::patches {
+namespace {
+
+TEST_F(PatcherTest, FingerprintsFollowEachTargetsPatchesAndNothingElse) {
+  EXPECT_TRUE(Patcher().Fingerprints().empty());
+  const auto first =
+      Load("etcd+merge.json", R"({"metadata": {"labels": {"a": "b"}}})").Fingerprints();
+  ASSERT_EQ(first.size(), 1u);
+  ASSERT_TRUE(first.at("etcd").starts_with("sha256:"));
+  std::ofstream(dir_.path() + "/kube-apiserver.yaml") << "metadata: {labels: {x: y}}\n";
+  const auto second = Patcher(dir_.path(), printer_).Fingerprints();
+  EXPECT_EQ(second.at("etcd"), first.at("etcd"));  // an unrelated patch changes nothing of etcd's
+  EXPECT_EQ(second.size(), 2u);
+  const auto third =
+      Load("etcd+merge.json", R"({"metadata": {"labels": {"a": "c"}}})").Fingerprints();
+  EXPECT_NE(third.at("etcd"), first.at("etcd"));
+  EXPECT_EQ(third.at("kube-apiserver"), second.at("kube-apiserver"));
+  // An unreadable directory counts as a change of every target.
+  const auto missing = Patcher(dir_.path() + "/nope", printer_).Fingerprints();
+  EXPECT_EQ(missing.size(), KnownPatchTargets().size());
+  EXPECT_TRUE(missing.at("etcd").starts_with("unreadable: "));
+  EXPECT_EQ(out_.str(), "");
+}
+
+}  // namespace
+}  // namespace kkadm::util::patches
