@@ -117,6 +117,10 @@ Status ResetCommand::MakeSeams() {
       MakeHost(options, *seams_.machine, printer_, seams_.terminal.get());
   if (!host) return host.error();
   host_ = std::move(*host);
+  // One command at a time, as for init and join (cmd/journaled_host.cc).
+  Result<util::NodeLock> lock = util::NodeLock::Acquire(host_->host().fs.HostPath("/"));
+  if (!lock) return lock.error();
+  lock_.emplace(std::move(*lock));
   data_.host = &host_->host();
   data_.out = &printer_;
   data_.dry_run = dry_run;

@@ -4,10 +4,12 @@
 
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <optional>
 
 #include "app/phases/etcd/etcd_member_removal.h"
 #include "app/phases/journal/journal.h"
 #include "app/phases/reset/reset_data.h"
+#include "app/util/node_lock.h"
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
 #include "app/workflow/runner.h"
@@ -51,6 +53,7 @@ class ResetCommand {
   ResetSeams seams_;
   std::unique_ptr<OwnedHost> host_;
   std::unique_ptr<phases::EtcdMemberRemover> etcd_;
+  std::optional<util::NodeLock> lock_;                 // held while reset runs
   std::unique_ptr<phases::journal::Journal> journal_;  // the node's, when it has kkadm's state
   std::unique_ptr<ResetRecorder> recorder_;            // reset's own records in it
   CLI::App* command_ = nullptr;

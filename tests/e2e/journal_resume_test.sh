@@ -85,7 +85,9 @@ flock -o "$R" sleep 60 & holder=$!  # -o: the lock is flock's alone, gone when i
 sleep 0.3
 whole_before=$(tree_fingerprint "$R" | grep -v -e 'var/lib/etcd')
 rc=0; node_kkadm init --config "$WORK/init.yaml" >"$WORK/locked.out" 2>&1 || rc=$?
+reset_rc=0; node_kkadm reset --force >"$WORK/locked-reset.out" 2>&1 || reset_rc=$?
 pkill -P "$holder" sleep; wait "$holder" 2>/dev/null || true
+assert_eq "reset while the node is locked: exit code ($(cat "$WORK/locked-reset.out"))" 1 "$reset_rc"
 assert_eq "init while the node is locked: exit code" 1 "$rc"
 assert_contains "init while the node is locked: why" "$(cat "$WORK/locked.out")" \
   "another kkadm command is changing this node"

@@ -143,15 +143,18 @@ void Journal::Apply(const nlohmann::json& record) {
       AddOnce(dir ? phase.attempt_dirs : phase.attempt_files, path);
     }
   } else if (kind == "unit") {
+    phase.attempt_beyond_files = true;
     AddOnce(Text(record, "change") == "enabled" ? phase.units_enabled : phase.units_started,
             Text(record, "unit"));
   } else if (kind == "object") {
+    phase.attempt_beyond_files = true;
     const std::string path = Text(record, "path");
     if (std::none_of(phase.objects.begin(), phase.objects.end(),
                      [&](const ObjectChange& object) { return object.path == path; })) {
       phase.objects.push_back(ObjectChange{Text(record, "verb"), path});
     }
   } else if (kind == "etcd-member") {
+    phase.attempt_beyond_files = true;
     phase.etcd_members.push_back(
         EtcdMemberAdded{Text(record, "id"), Text(record, "name"), Text(record, "peerURL")});
   } else if (kind == "phase") {
@@ -165,6 +168,7 @@ void Journal::Apply(const nlohmann::json& record) {
       phase.attempt_files.clear();
       phase.attempt_dirs.clear();
       phase.attempt_replaced.clear();
+      phase.attempt_beyond_files = false;
       return;
     }
     phase.ended = Text(record, "time");

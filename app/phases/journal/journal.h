@@ -67,6 +67,10 @@ struct PhaseRecord {
   std::vector<std::string> attempt_files;
   std::vector<std::string> attempt_dirs;
   std::vector<std::string> attempt_replaced;
+  // The last attempt reached beyond the node's files: it started or enabled a unit, changed an API
+  // object or added an etcd member. Removing its files would not undo that, only break what it
+  // started (an etcd member's manifest): such an attempt is run again as it is, never undone.
+  bool attempt_beyond_files = false;
   std::vector<std::string> units_enabled;  // not enabled before an attempt enabled them
   std::vector<std::string> units_started;
   std::vector<ObjectChange> objects;          // by every attempt, each object once

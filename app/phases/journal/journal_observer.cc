@@ -157,6 +157,7 @@ Status JournalObserver::UndoUnfinishedAttempt(const PhaseRecord& record) {
   for (const auto& list : {&record.attempt_files, &record.attempt_replaced}) {
     for (const std::string& path : *list) RemoveTempFiles(path);
   }
+  if (record.attempt_beyond_files) return Status();  // run again as it is: see journal.h
   for (const std::string& path : record.attempt_files) {
     spdlog::debug("removing {}, made by an unfinished attempt of phase {}", path, record.path);
     KKADM_RETURN_IF_ERROR(node_.Remove(path));
@@ -191,7 +192,16 @@ void JournalObserver::PhaseEnded(const workflow::PhaseEntry& entry, const Status
   const PhaseState state = !outcome.ok() ? PhaseState::kFailed
                            : ran         ? PhaseState::kDone
                                          : PhaseState::kSkipped;
+  const PhaseRecord* record = journal_.state().Find(identity_.command, entry.path);
+  const bool beyond_files = record != nullptr && record->attempt_beyond_files;
   journal_.PhaseEnded(state, outcome.ok() ? "" : outcome.message());
+  // What a phase did beyond the node's files is recorded at once, not at the next sync: a kill
+  // later must not leave a phase that started the kubelet or added an etcd member unfinished
+  // (run again, it would be redone over what it started). Its files are made durable first.
+  if (beyond_files) {
+    Status flushed = journal_.Flush();
+    if (!flushed.ok() && flush_error_.ok()) flush_error_ = flushed;
+  }
   current_.clear();
   if (!phases_.empty()) {
     phases_.back().state = std::string(StateName(state));
@@ -201,6 +211,7 @@ void JournalObserver::PhaseEnded(const workflow::PhaseEntry& entry, const Status
 
 Status JournalObserver::RunEnded(const Status& outcome) {
   Status recorded = journal_.Flush();
+  if (!flush_error_.ok()) recorded = flush_error_;
   Status published = WriteStatus(outcome.ok() ? "succeeded" : "failed");
   if (!outcome.ok()) return outcome;
   return recorded.ok() ? published : recorded;

@@ -85,6 +85,16 @@ class JournalObserverTest : public ::testing::Test {
     return phase;
   }
 
+  // A run of phase files/b that does `work` and is killed before the phase ends (no end record).
+  void KilledDuringB(const std::function<void(Journal&, util::FileSystem&)>& work) {
+    util::RealFileSystem fs(dir_.path());
+    Journal journal(fs, clock_);
+    ASSERT_TRUE(journal.Load().ok());
+    ASSERT_TRUE(journal.BeginRun("init", "v0-test", "boot").ok());
+    ASSERT_TRUE(journal.PhaseStarted("files/b", "fingerprint", {}).ok());
+    work(journal, fs);
+  }
+
   std::string Read(const std::string& path) {
     util::RealFileSystem fs(dir_.path());
     Result<std::string> content = fs.ReadFile(path);
@@ -204,18 +214,28 @@ TEST_F(JournalObserverTest, AnUnfinishedAttemptIsUndoneBeforeTheNext) {
 // refused; the killed phase runs again and owns the file.
 TEST_F(JournalObserverTest, AFileAKilledLaterPhaseBeganToReplaceIsNotSomeoneElsesChange) {
   ASSERT_TRUE(RunNode().status.ok());
-  {
-    util::RealFileSystem fs(dir_.path());
-    Journal journal(fs, clock_);
-    ASSERT_TRUE(journal.Load().ok());
-    ASSERT_TRUE(journal.BeginRun("init", "v0-test", "boot").ok());
-    ASSERT_TRUE(journal.PhaseStarted("files/b", "fingerprint", {}).ok());
+  KilledDuringB([](Journal& journal, util::FileSystem& fs) {
     ASSERT_TRUE(journal.WillWrite("/etc/a", Journal::Change::kReplacedFile).ok());
     ASSERT_TRUE(fs.WriteFile("/etc/a", "rewritten by b", 0600).ok());
-  }  // killed: no end record
+  });
   Outcome again = RunNode();
   ASSERT_TRUE(again.status.ok()) << again.status.message();
   EXPECT_EQ(again.ran, (std::vector<std::string>{"b"}));
+}
+
+// A phase killed after it started a unit (or changed an API object, or added an etcd member) is
+// run again over what it made, not undone: removing an etcd member's manifest would stop it.
+TEST_F(JournalObserverTest, AnAttemptThatReachedBeyondFilesIsNotUndone) {
+  ASSERT_TRUE(RunNode().status.ok());
+  KilledDuringB([](Journal& journal, util::FileSystem& fs) {
+    ASSERT_TRUE(journal.WillWrite("/etc/sub/etcd.yaml", Journal::Change::kNewFile).ok());
+    ASSERT_TRUE(fs.WriteFile("/etc/sub/etcd.yaml", "manifest", 0600).ok());
+    ASSERT_TRUE(journal.UnitChanged("kubelet.service", false).ok());
+  });
+  Outcome again = RunNode();
+  ASSERT_TRUE(again.status.ok()) << again.status.message();
+  EXPECT_EQ(again.ran, (std::vector<std::string>{"b"}));
+  EXPECT_EQ(Read("/etc/sub/etcd.yaml"), "manifest");
 }
 
 // The first phase that changes the node publishes the status at once, not at the next phase.
