@@ -10,6 +10,7 @@ namespace kkadm::cmd {
 JournaledHost::JournaledHost(util::Host& host, util::Printer& printer,
                              phases::journal::RunIdentity identity, bool force)
     : node_(host.fs),
+      command_(identity.command),
       journal_(host.fs, host.clock),
       fs_(host.fs, journal_),
       init_(host.init, journal_),
@@ -38,7 +39,7 @@ phases::EtcdJoiner& JournaledHost::Recording(phases::EtcdJoiner& etcd) {
 }
 
 phases::OwnWork JournaledHost::RecordedWork() const {
-  return phases::journal::RecordedWork(node_, journal_.state());
+  return phases::journal::RecordedWork(node_, journal_.state(), command_);
 }
 
 }  // namespace kkadm::cmd

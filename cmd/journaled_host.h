@@ -30,7 +30,7 @@ class JournaledHost {
   phases::journal::JournalObserver& observer() { return observer_; }
   // `etcd` as phases are given it: the member it adds is recorded. Kept by this host.
   phases::EtcdJoiner& Recording(phases::EtcdJoiner& etcd);
-  // What the journal records kkadm made on the node, as it still is (for pre-flight).
+  // What the journal records this command made on the node, as it still is (for pre-flight).
   phases::OwnWork RecordedWork() const;
 
   JournaledHost(util::Host& host, util::Printer& printer, phases::journal::RunIdentity identity,
@@ -39,6 +39,7 @@ class JournaledHost {
  private:
   std::optional<util::NodeLock> lock_;
   util::FileSystem& node_;  // the node's file system, without journaling
+  std::string command_;
   phases::journal::Journal journal_;
   phases::journal::JournalingFileSystem fs_;
   phases::journal::JournalingInitSystem init_;

@@ -57,6 +57,10 @@ std::string MadeCell(const journal::PhaseRecord& record) {
   if (const std::size_t units = journal::UnitsOf(record).size(); units > 0) {
     parts.push_back(Counted(units, "unit", "units"));
   }
+  if (!record.objects.empty()) parts.push_back(Counted(record.objects.size(), "object", "objects"));
+  if (!record.etcd_members.empty()) {
+    parts.push_back(Counted(record.etcd_members.size(), "etcd member", "etcd members"));
+  }
   return parts.empty() ? "-" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
@@ -122,9 +126,8 @@ std::string NeverEnded(const journal::StatusReport& report, const std::string& c
     }
   }
   if (started.empty()) return "";
-  const auto* last = *std::max_element(started.begin(), started.end(), [](auto* a, auto* b) {
-    return a->started < b->started;
-  });
+  const auto* last = *std::max_element(started.begin(), started.end(),
+                                       [](auto* a, auto* b) { return a->started < b->started; });
   const std::string when = util::EscapeNonPrintable(last->started);
   if (started.size() == 1) {
     return fmt::format("{} {}: started {} and never ended: its run was killed, or is running now\n",
@@ -168,8 +171,8 @@ Status RunStatus(const std::string& rootfs, const std::string& output, std::ostr
   KKADM_RETURN_IF_ERROR(journal.Load());
   const journal::StatusReport report = journal::MakeStatusReport(journal.state(), node.fs);
   if (report.ignored_records > 0) {
-    spdlog::warn("{} damaged or torn lines of the journal {} were ignored",
-                 report.ignored_records, journal::kJournalPath);
+    spdlog::warn("{} damaged or torn lines of the journal {} were ignored", report.ignored_records,
+                 journal::kJournalPath);
   }
   if (output == "json") {
     out << journal::StatusJson(report).dump(2) << '\n';

@@ -36,9 +36,8 @@ TEST(StatusTextTest, TablePerCommandThenNotes) {
                                    {"/etc/kubernetes/pki/ca.key", "y", 0600}};
   report.phases[0].record.inputs = {{"certificatesDir", "/etc/kubernetes/pki", false}};
   report.phases[0].drift = {{"/etc/kubernetes/pki/ca.key", FileDrift::Kind::kMissing}};
-  report.phases.push_back(
-      Phase("kubelet-start", PhaseState::kFailed, "2027-01-15T09:00:00.000Z",
-            "2027-01-15T09:00:00.020Z"));
+  report.phases.push_back(Phase("kubelet-start", PhaseState::kFailed, "2027-01-15T09:00:00.000Z",
+                                "2027-01-15T09:00:00.020Z"));
   report.phases[1].record.error = "kubelet\x1b[31m did not start";
   report.phases.push_back(
       Phase("control-plane/apiserver", PhaseState::kStarted, "2027-01-15T09:00:01.000Z", ""));

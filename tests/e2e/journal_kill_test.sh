@@ -68,13 +68,14 @@ count() {  # SYSCALL
   strace -f -qq -c -S calls -e "trace=$1" -o "$WORK/count" -- "$KKADM" --rootfs "$root" init phase certs all --config "$WORK/init.yaml" >/dev/null
   awk -v s="$1" '$NF == s {print $4}' "$WORK/count"
 }
-RENAMES=$(count rename) WRITES=$(count write)
+# Files are renamed into place relative to their directory (renameat: the node root is a root).
+RENAMES=$(count renameat) WRITES=$(count write)
 echo "an uninterrupted run makes $RENAMES renames and $WRITES writes"
 [ "${RENAMES:-0}" -ge 22 ] || fail "expected at least 22 renames, counted '$RENAMES'"
 
 # strace counts calls per thread: renames are the write-behind threads', so few reach N > 6.
 for ((n = 1; n <= RENAMES; n++)); do
-  interrupt_and_resume "SIGKILL at rename $n" "rename:signal=SIGKILL:when=$n"
+  interrupt_and_resume "SIGKILL at rename $n" "renameat:signal=SIGKILL:when=$n"
 done
 for ((n = 1; n <= WRITES; n += STRIDE)); do
   interrupt_and_resume "SIGKILL at write $n" "write:signal=SIGKILL:when=$n"

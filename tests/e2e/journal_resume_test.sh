@@ -29,6 +29,9 @@ node_init "$WORK/init.yaml"
 assert_contains "status file after init" "$(cat "$R/run/kkadm/status.json")" '"state": "succeeded"'
 assert_contains "the journal records the API objects init made" \
   "$(journal_field "$R" object path)" "/api/v1/namespaces/kube-system/configmaps/kubeadm-config"
+assert_eq "kkadm status counts the objects upload-config made" True "$(node_kkadm status -o json | python3 -c '
+import json, sys
+print(next(p["made"]["objects"] for p in json.load(sys.stdin)["phases"] if p["phase"] == "upload-config/kubeadm") >= 1)')"
 assert_not_contains "no secret in the journal" "$(cat "$R/var/lib/kkadm/journal")" "0123456789abcdef"
 
 # etcd's data changes as etcd runs, whoever runs kkadm.
@@ -88,6 +91,8 @@ rc=0; node_kkadm init --config "$WORK/init.yaml" >"$WORK/locked.out" 2>&1 || rc=
 reset_rc=0; node_kkadm reset --force >"$WORK/locked-reset.out" 2>&1 || reset_rc=$?
 pkill -P "$holder" sleep; wait "$holder" 2>/dev/null || true
 assert_eq "reset while the node is locked: exit code ($(cat "$WORK/locked-reset.out"))" 1 "$reset_rc"
+assert_contains "reset while the node is locked: why" "$(cat "$WORK/locked-reset.out")" \
+  "another kkadm command is changing this node"
 assert_eq "init while the node is locked: exit code" 1 "$rc"
 assert_contains "init while the node is locked: why" "$(cat "$WORK/locked.out")" \
   "another kkadm command is changing this node"

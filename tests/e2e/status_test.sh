@@ -74,7 +74,7 @@ assert_eq "json: certs/ca command" "init" "$(ca '["command"]')"
 assert_eq "json: certs/ca ended after it started" "True" "$(ca '["ended"] >= [p for p in d["phases"] if p["phase"] == "certs/ca"][0]["started"]')"
 assert_eq "json: certs/ca's certificatesDir input" "/etc/kubernetes/pki" \
   "$(ca '["inputs"]' | python3 -c 'import ast, sys; print([i["value"] for i in ast.literal_eval(sys.stdin.read()) if i["name"] == "certificatesDir"][0])')"
-assert_eq "json: certs/ca made" "{'files': 2, 'directories': 3, 'units': 0}" "$(ca '["made"]')"
+assert_eq "json: certs/ca made" "{'files': 2, 'directories': 3, 'units': 0, 'objects': 0, 'etcdMembers': 0}" "$(ca '["made"]')"
 assert_eq "json: certs/ca fingerprint" "64" "$(ca '["fingerprint"].__len__()')"
 status "$R" -o yaml
 assert_contains "yaml: the phase" "$OUT" "phase: certs/ca"

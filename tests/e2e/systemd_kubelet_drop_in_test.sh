@@ -40,8 +40,8 @@ EOF
 # kubeadm's drop-in as the kubeadm package ships it.
 cp "$KKADM_SOURCE_DIR/tests/e2e/lib/10-kubeadm.conf" "$VENDOR/kubelet.service.d/10-kubeadm.conf"
 # The instance's /run and /etc/systemd/system are the node's.
-ln -s "$BASE/run" "$R/run"
-ln -s "$BASE/units" "$R/etc/systemd/system"
+sd_instance_bind "$BASE/run" /run
+sd_instance_bind "$BASE/units" /etc/systemd/system
 printf '#!/bin/sh\necho "$@" > /run/kk-kubelet.args\nexec sleep infinity\n' > "$BIN/kubelet"
 chmod 0755 "$BIN/kubelet"
 

@@ -23,8 +23,7 @@ grep -q "cannot reach systemd over D-Bus" "$BASE/out" || fail "no clear error wi
 sd_instance_boot
 
 # The node root's /etc/systemd/system is the instance's.
-mkdir -p "$R/etc/systemd"
-ln -s "$BASE/units" "$R/etc/systemd/system"
+sd_instance_bind "$BASE/units" /etc/systemd/system
 printf '#!/bin/sh\necho "$@" > /run/kk-kubelet.args\nexec sleep infinity\n' > "$BIN/kubelet"
 chmod 0755 "$BIN/kubelet"
 

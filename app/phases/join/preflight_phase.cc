@@ -95,10 +95,10 @@ Status RunJoinPreflight(JoinData& data) {
   if (!client) return client.error();
   const std::string& name = data.cfg.node_registration.name;
   // A Ready Node of this name is this node's when the kubelet kkadm started here holds its
-  // identity: a join run again.
-  const bool is_this_node =
-      data.own_work.HasUnit("kubelet.service") &&
-      KubeconfigIdentifiesAs(data.fs(), data.kubelet_kubeconfig_path(), "system:node:" + name);
+  // identity in this cluster: a join run again.
+  const bool is_this_node = data.own_work.HasUnit("kubelet.service") &&
+                            KubeconfigIsUserOf(data.fs(), data.kubelet_kubeconfig_path(),
+                                               "system:node:" + name, (*cluster)->ca_pem);
   KKADM_RETURN_IF_ERROR(CheckNodeNotReady(**client, name, is_this_node));
   if (!data.control_plane()) return Status::Ok();
   return RunControlPlaneChecks(data, **cluster);

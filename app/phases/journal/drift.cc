@@ -35,11 +35,13 @@ std::set<std::string> RewritingFiles(const JournalState& state) {
   return files;
 }
 
-OwnWork RecordedWork(const util::FileSystem& fs, const JournalState& state) {
+OwnWork RecordedWork(const util::FileSystem& fs, const JournalState& state,
+                     const std::string& command) {
   const std::set<std::string> rewriting = RewritingFiles(state);
   OwnWork work;
   work.recorded_in = kJournalPath;
   for (const PhaseRecord& record : state.phases) {
+    if (record.command != command) continue;
     for (const FileOutput& file : record.files) work.files.insert(file.path);
     for (const FileDrift& drift : FindDrift(fs, record, rewriting)) work.files.erase(drift.path);
     for (const std::string& dir : record.created_dirs) {

@@ -28,8 +28,10 @@ std::vector<FileDrift> FindDrift(const util::FileSystem& fs, const PhaseRecord& 
 // killed after it replaced the kubelet.conf the kubeconfig phase wrote), not someone else's.
 std::set<std::string> RewritingFiles(const JournalState& state);
 
-// Everything the journal records kkadm made on the node, by any command: the files still as it
-// left them, the directories it made that are still there, the units it enabled or started.
-OwnWork RecordedWork(const util::FileSystem& fs, const JournalState& state);
+// What the journal records `command` ("init", "join") made on the node: the files still as it
+// left them, the directories it made that are still there, the units it enabled or started. Only
+// that command's: a join on a node init set up repeats none of init's work.
+OwnWork RecordedWork(const util::FileSystem& fs, const JournalState& state,
+                     const std::string& command);
 
 }  // namespace kkadm::phases::journal

@@ -133,58 +133,73 @@ void Journal::Apply(const nlohmann::json& record) {
     return;
   }
   PhaseRecord& phase = Record(Text(record, "command"), Text(record, "phase"));
-  if (kind == "created" || kind == "replacing") {
-    const std::string path = Text(record, "path");
+  if (kind == "phase") {
+    ApplyPhaseState(phase, record);
+  } else {
+    ApplyMade(phase, kind, record);
+  }
+}
+
+// What a phase made or changed: a file or directory, a unit, an API object, an etcd member.
+void Journal::ApplyMade(PhaseRecord& phase, const std::string& kind, const nlohmann::json& record) {
+  const std::string path = Text(record, "path");
+  if (kind == "created") {
     const bool dir = Text(record, "type") == "dir";
-    if (kind == "replacing") {
-      AddOnce(phase.attempt_replaced, path);
-    } else {
-      AddOnce(dir ? phase.created_dirs : phase.created_files, path);
-      AddOnce(dir ? phase.attempt_dirs : phase.attempt_files, path);
-    }
-  } else if (kind == "unit") {
-    phase.attempt_beyond_files = true;
+    AddOnce(dir ? phase.created_dirs : phase.created_files, path);
+    AddOnce(dir ? phase.attempt_dirs : phase.attempt_files, path);
+    return;
+  }
+  if (kind == "replacing") {
+    AddOnce(phase.attempt_replaced, path);
+    return;
+  }
+  phase.attempt_beyond_files = true;
+  if (kind == "unit") {
     AddOnce(Text(record, "change") == "enabled" ? phase.units_enabled : phase.units_started,
             Text(record, "unit"));
   } else if (kind == "object") {
-    phase.attempt_beyond_files = true;
-    const std::string path = Text(record, "path");
     if (std::none_of(phase.objects.begin(), phase.objects.end(),
                      [&](const ObjectChange& object) { return object.path == path; })) {
       phase.objects.push_back(ObjectChange{Text(record, "verb"), path});
     }
   } else if (kind == "etcd-member") {
-    phase.attempt_beyond_files = true;
-    phase.etcd_members.push_back(
-        EtcdMemberAdded{Text(record, "id"), Text(record, "name"), Text(record, "peerURL")});
-  } else if (kind == "phase") {
-    phase.state = StateNamed(Text(record, "state"));
-    if (phase.state == PhaseState::kStarted) {
-      phase.started = Text(record, "time");
-      phase.ended.clear();
-      phase.error.clear();
-      phase.fingerprint = Text(record, "fingerprint");
-      phase.inputs = InputsOf(record);
-      phase.attempt_files.clear();
-      phase.attempt_dirs.clear();
-      phase.attempt_replaced.clear();
-      phase.attempt_beyond_files = false;
-      return;
+    // A re-run finds the member it added before and records it again: once is enough.
+    const std::string id = Text(record, "id");
+    if (std::none_of(phase.etcd_members.begin(), phase.etcd_members.end(),
+                     [&](const EtcdMemberAdded& member) { return member.id == id; })) {
+      phase.etcd_members.push_back(
+          EtcdMemberAdded{id, Text(record, "name"), Text(record, "peerURL")});
     }
-    phase.ended = Text(record, "time");
-    phase.error = Text(record, "error");
-    if (phase.state == PhaseState::kDone) {
-      phase.files = FilesOf(record);
-      // The last phase to write a file answers for it (kubelet-finalize rewrites the kubelet.conf
-      // the kubeconfig phase wrote): the others no longer expect their content.
-      for (PhaseRecord& other : state_.phases) {
-        if (&other == &phase) continue;
-        std::erase_if(other.files, [&](const FileOutput& file) {
-          return std::any_of(phase.files.begin(), phase.files.end(),
-                             [&](const FileOutput& mine) { return mine.path == file.path; });
-        });
-      }
-    }
+  }
+}
+
+// A phase's state: a new attempt started, or the last one ended.
+void Journal::ApplyPhaseState(PhaseRecord& phase, const nlohmann::json& record) {
+  phase.state = StateNamed(Text(record, "state"));
+  if (phase.state == PhaseState::kStarted) {
+    phase.started = Text(record, "time");
+    phase.ended.clear();
+    phase.error.clear();
+    phase.fingerprint = Text(record, "fingerprint");
+    phase.inputs = InputsOf(record);
+    phase.attempt_files.clear();
+    phase.attempt_dirs.clear();
+    phase.attempt_replaced.clear();
+    phase.attempt_beyond_files = false;
+    return;
+  }
+  phase.ended = Text(record, "time");
+  phase.error = Text(record, "error");
+  if (phase.state != PhaseState::kDone) return;
+  phase.files = FilesOf(record);
+  // The last phase to write a file answers for it (kubelet-finalize rewrites the kubelet.conf
+  // the kubeconfig phase wrote): the others no longer expect their content.
+  for (PhaseRecord& other : state_.phases) {
+    if (&other == &phase) continue;
+    std::erase_if(other.files, [&](const FileOutput& file) {
+      return std::any_of(phase.files.begin(), phase.files.end(),
+                         [&](const FileOutput& mine) { return mine.path == file.path; });
+    });
   }
 }
 

@@ -145,6 +145,8 @@ class Journal {
   Status Append(nlohmann::json record);  // appends (or keeps back), then folds into state_
   Status GoLive();                       // writes what was kept back
   void Apply(const nlohmann::json& record);
+  void ApplyMade(PhaseRecord& phase, const std::string& kind, const nlohmann::json& record);
+  void ApplyPhaseState(PhaseRecord& phase, const nlohmann::json& record);
   PhaseRecord& Record(const std::string& command, const std::string& path);
 
   util::FileSystem& fs_;

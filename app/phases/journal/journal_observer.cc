@@ -178,6 +178,9 @@ Status JournalObserver::RecoverUnfinishedAttempts() {
 }
 
 Status JournalObserver::PhaseStarting(const workflow::PhaseEntry& entry) {
+  // A phase that started a unit or added an etcd member and could not be recorded done: no
+  // later phase runs on top of it.
+  KKADM_RETURN_IF_ERROR(flush_error_);
   if (!entry.phase->run) return Status();
   const Planned& planned = planned_[static_cast<std::size_t>(&entry - entries_->data())];
   KKADM_RETURN_IF_ERROR(journal_.PhaseStarted(entry.path, planned.fingerprint, planned.inputs));
@@ -211,7 +214,10 @@ void JournalObserver::PhaseEnded(const workflow::PhaseEntry& entry, const Status
 
 Status JournalObserver::RunEnded(const Status& outcome) {
   Status recorded = journal_.Flush();
-  if (!flush_error_.ok()) recorded = flush_error_;
+  if (!flush_error_.ok()) {
+    if (!outcome.ok()) spdlog::warn("recording kkadm's journal: {}", flush_error_.message());
+    recorded = flush_error_;
+  }
   Status published = WriteStatus(outcome.ok() ? "succeeded" : "failed");
   if (!outcome.ok()) return outcome;
   return recorded.ok() ? published : recorded;

@@ -76,9 +76,8 @@ class JournalObserver final : public workflow::RunObserver {
   std::vector<PhaseStatus> phases_;  // run so far, for the status
   std::string current_;              // the running phase
   std::string started_;
-  bool node_has_run_dir_ = false;
-  Status flush_error_;  // of a flush at a phase's end, returned by RunEnded  // /run, where the
-                        // status goes; looked up once by Plan
+  bool node_has_run_dir_ = false;  // /run, where the status goes; looked up once by Plan
+  Status flush_error_;             // of a flush at a phase's end: the run stops there
 };
 
 }  // namespace kkadm::phases::journal

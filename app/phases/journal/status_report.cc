@@ -46,7 +46,9 @@ nlohmann::ordered_json PhaseJson(const PhaseReport& phase) {
   entry["inputs"] = InputsJson(record.inputs);
   entry["made"] = {{"files", record.files.size()},
                    {"directories", record.created_dirs.size()},
-                   {"units", UnitsOf(record).size()}};
+                   {"units", UnitsOf(record).size()},
+                   {"objects", record.objects.size()},
+                   {"etcdMembers", record.etcd_members.size()}};
   nlohmann::ordered_json drift = nlohmann::ordered_json::array();
   for (const FileDrift& file : phase.drift) {
     drift.push_back({{"path", file.path}, {"change", DriftName(file.kind)}});

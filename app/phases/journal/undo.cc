@@ -74,6 +74,7 @@ class FileUndo {
   void Run() {
     RemoveTempFiles();
     for (const std::string& path : made_.files) RemoveFile(path, true);
+    for (const std::string& path : scope_.component_files) RemoveFile(path, false);
     KeepReplaced();
     EmptyComponents();
     RemoveDirs(false);

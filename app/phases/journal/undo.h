@@ -50,6 +50,10 @@ struct UndoScope {
   std::vector<ComponentDir> components;
   // Not entered at all: a mount is still below it (the caller has said so).
   std::vector<std::string> spared;
+  // Files a component kkadm started wrote outside its directory, which the journal does not list:
+  // the kubeconfig of the kubelet's TLS bootstrap (/etc/kubernetes/kubelet.conf). Removed, as
+  // kubeadm's reset removes them.
+  std::vector<std::string> component_files;
 };
 
 struct UndoReport {

@@ -71,20 +71,39 @@ Status CheckNodeNotReady(util::KubeClient& client, const std::string& name, bool
   return Status::Ok();
 }
 
-bool KubeconfigIdentifiesAs(const util::FileSystem& fs, const std::string& path,
-                            const std::string& user) {
+namespace {
+
+std::string_view Trimmed(std::string_view pem) {
+  const auto begin = pem.find_first_not_of(" \t\r\n");
+  if (begin == std::string_view::npos) return {};
+  return pem.substr(begin, pem.find_last_not_of(" \t\r\n") - begin + 1);
+}
+
+// The PEM of `inline_pem`, else of the file `file` names (read through `fs`); empty if neither.
+std::string PemOf(const util::FileSystem& fs, const std::string& inline_pem,
+                  const std::string& file) {
+  if (!inline_pem.empty() || file.empty()) return inline_pem;
+  auto text = fs.ReadFile(file);
+  return text ? *text : std::string();
+}
+
+}  // namespace
+
+bool KubeconfigIsUserOf(const util::FileSystem& fs, const std::string& path,
+                        const std::string& user, const std::string& ca_pem) {
   auto text = fs.ReadFile(path);
   if (!text) return false;
   auto config = util::DecodeKubeconfig(*text);
-  if (!config || config->CurrentUser() == nullptr) return false;
-  const util::KubeconfigUser& u = *config->CurrentUser();
-  std::string pem = u.client_certificate_data;
-  if (pem.empty() && !u.client_certificate.empty()) {
-    auto file = fs.ReadFile(u.client_certificate);
-    if (!file) return false;
-    pem = std::move(*file);
+  if (!config || config->CurrentUser() == nullptr || config->CurrentCluster() == nullptr) {
+    return false;
   }
-  auto cert = util::pki::Certificate::ParsePem(pem);
+  const util::KubeconfigCluster& cluster = *config->CurrentCluster();
+  const std::string trusted =
+      PemOf(fs, cluster.certificate_authority_data, cluster.certificate_authority);
+  if (trusted.empty() || Trimmed(trusted) != Trimmed(ca_pem)) return false;
+  const util::KubeconfigUser& u = *config->CurrentUser();
+  auto cert =
+      util::pki::Certificate::ParsePem(PemOf(fs, u.client_certificate_data, u.client_certificate));
   return cert && cert->CommonName() == user;
 }
 

@@ -26,9 +26,11 @@ Status CheckReadyForControlPlane(const config::ClusterConfiguration& cluster,
 // NotFound is fine; any other API error is returned as "cannot get Node "<name>": ...".
 Status CheckNodeNotReady(util::KubeClient& client, const std::string& name, bool is_this_node);
 
-// True when the kubeconfig at `path` holds a client certificate whose common name is `user` (e.g.
-// "system:node:worker-1"), read through `fs` whether embedded or in a file it names.
-bool KubeconfigIdentifiesAs(const util::FileSystem& fs, const std::string& path,
-                            const std::string& user);
+// True when the kubeconfig at `path` trusts the CA `ca_pem` (its current cluster's, embedded or
+// in a file it names; compared without surrounding whitespace) and holds a client certificate
+// whose common name is `user` (e.g. "system:node:worker-1"): that user of that cluster. Read
+// through `fs`.
+bool KubeconfigIsUserOf(const util::FileSystem& fs, const std::string& path,
+                        const std::string& user, const std::string& ca_pem);
 
 }  // namespace kkadm::phases

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <map>
 
 #include "app/phases/journal/journal.h"
@@ -103,6 +104,14 @@ std::vector<journal::ComponentDir> ComponentDirs(const ResetData& data) {
   return dirs;
 }
 
+// What the kubelet kkadm started wrote outside its directory: the kubeconfig its TLS bootstrap
+// made (a joined node's kubelet.conf; init writes its own, and the journal lists that one).
+std::vector<std::string> KubeletFiles(const ResetData& data) {
+  const std::vector<std::string>& started = data.made->units_started;
+  if (std::find(started.begin(), started.end(), "kubelet.service") == started.end()) return {};
+  return {data.kubeconfig_dir + "/kubelet.conf"};
+}
+
 // With kkadm's journal: exactly what it says kkadm did is undone (journal/undo.h), and what the
 // user asked for besides (--cleanup-tmp-dir, --cleanup-cni).
 Status UndoJournaled(ResetData& data) {
@@ -111,7 +120,7 @@ Status UndoJournaled(ResetData& data) {
                                            journal::kJournalPath));
   journal::UndoReport report;
   journal::UndoUnits(*data.made, data.host->init, report);
-  journal::UndoScope scope{ComponentDirs(data), {}};
+  journal::UndoScope scope{ComponentDirs(data), {}, KubeletFiles(data)};
   if (!UnmountKubeletDir(data)) scope.spared.push_back(data.kubelet_dir);
   std::vector<std::string> extra = DirectoriesToClean(data, false);
   std::erase_if(extra, [&](const std::string& dir) {

@@ -45,10 +45,11 @@ std::vector<std::string> FilesToDelete(const ResetData& data);
 // own state last; what it kept on purpose goes to data.kept and data.removed_changed.
 // Without it, as kubeadm: StopKubelet, UnmountKubeletDir, the etcd data directory emptied again
 // when remove-etcd-member emptied it (etcd was still running then), the non-default certificate
-// directory warning, then the contents of DirectoriesToClean and the FilesToDelete, through the host's TreeRemover
-// (which never follows a symbolic link and never enters another mount, and says what it deletes).
-// Never fails: everything it could not do is in data.left_behind. Idempotent: what is already gone
-// is fine. With the dry run's seams it changes nothing and they print kubeadm's "Would ..." lines.
+// directory warning, then the contents of DirectoriesToClean and the FilesToDelete, through the
+// host's TreeRemover (which never follows a symbolic link and never enters another mount, and says
+// what it deletes). Never fails: everything it could not do is in data.left_behind. Idempotent:
+// what is already gone is fine. With the dry run's seams it changes nothing and they print
+// kubeadm's "Would ..." lines.
 Status RunCleanupNode(ResetData& data);
 
 }  // namespace kkadm::phases::reset

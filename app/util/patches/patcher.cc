@@ -50,7 +50,9 @@ std::map<std::string, std::string> Patcher::Fingerprints() const {
   Result<const PatchSet*> set = Set();
   if (!set) {
     for (const std::string& target : KnownPatchTargets()) {
-      fingerprints[target] = "unreadable: " + set.error().message();
+      // The error may quote a patch (a value of an argument, an environment variable): only its
+      // hash is kept.
+      fingerprints[target] = "unreadable:sha256:" + Sha256Hex(set.error().message());
     }
     return fingerprints;
   }

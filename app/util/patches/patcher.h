@@ -42,8 +42,8 @@ class Patcher {
 
   // What the patches of each target that has any say, for the journal's record of a phase's
   // inputs: target -> "sha256:<hex>" of their types and bodies in order. None without a
-  // directory. A directory that cannot be read counts as a change of every target: its error
-  // (the phase that patches reports it) stands for each.
+  // directory. A directory that cannot be read counts as a change of every target: its error's
+  // hash (the phase that patches reports the error) stands for each.
   std::map<std::string, std::string> Fingerprints() const;
 
  private:

@@ -24,9 +24,18 @@ sd_instance_cleanup() {
   [ -n "$BOOT" ] && { kill "$BOOT" 2>/dev/null; wait "$BOOT" 2>/dev/null; }
   SD_BOOT_LIB=1 source "$LIB"
   sd_boot_cleanup_cgroups "$BASE"
+  # The node root's bind mounts of the instance's directories (sd_instance_bind), deepest first.
+  awk -v r="$R/" 'index($2, r) == 1 {print $2}' /proc/mounts | sort -r | xargs -r -n1 umount -l
   rm -rf "$BASE" "$BIN"
 }
 trap sd_instance_cleanup EXIT
+
+# sd_instance_bind DIR NODE_PATH: the instance's DIR is the node root's NODE_PATH, bind-mounted.
+# A symbolic link would not do: a node root is a root, and no link leads out of it.
+sd_instance_bind() {
+  mkdir -p "$1" "$R$2"
+  mount --bind "$1" "$R$2"
+}
 
 export KKADM_SYSTEM_BUS_ADDRESS="unix:path=$BASE/run/dbus/system_bus_socket"
 bus() { DBUS_SYSTEM_BUS_ADDRESS="$KKADM_SYSTEM_BUS_ADDRESS" busctl --system "$@"; }

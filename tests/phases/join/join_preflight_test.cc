@@ -100,6 +100,18 @@ TEST_F(JoinPreflightTest, OwnWorkOfAnEarlierJoinIsLeftOut) {
                         "FileAvailable--etc-kubernetes-pki-ca.crt\n"));
 }
 
+// The kubelet kkadm started holds the identity of a Node of this name, but in another cluster:
+// the Ready Node of the discovered cluster is someone else's.
+TEST_F(JoinPreflightTest, ReadyNodeIsRefusedWhenTheKubeletIdentityIsOfAnotherCluster) {
+  ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf",
+                            Kubeconfig(kkadm::testing::MakeCaPem("other"), "system:node:worker-1"),
+                            0600)
+                  .ok());
+  data_.own_work.units = {"kubelet.service"};
+  bootstrap_api_.Put("/api/v1/nodes/worker-1", kkadm::testing::ReadyNode("worker-1", true));
+  EXPECT_THAT(RunJoinPreflight(data_).message(), HasSubstr("already exists in the cluster"));
+}
+
 // Without kkadm's record the same files are a stranger's, as for kubeadm: reset first.
 TEST_F(JoinPreflightTest, FilesKkadmDidNotRecordFailTheirChecks) {
   ASSERT_TRUE(fs_.WriteFile("/etc/kubernetes/kubelet.conf",

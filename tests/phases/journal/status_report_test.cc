@@ -46,9 +46,9 @@ class StatusReportTest : public ::testing::Test {
   }
 
   void Write(Journal& journal, const std::string& path, const std::string& data, bool dir) {
-    ASSERT_TRUE(journal.WillWrite(path, dir ? Journal::Change::kNewDirectory
-                                            : Journal::Change::kNewFile)
-                    .ok());
+    ASSERT_TRUE(
+        journal.WillWrite(path, dir ? Journal::Change::kNewDirectory : Journal::Change::kNewFile)
+            .ok());
     if (dir) {
       ASSERT_TRUE(fs_.MakeDirs(path, 0755).ok());
     } else {
@@ -80,20 +80,21 @@ TEST_F(StatusReportTest, PhasesWithStatesTimesAndWhatTheyMade) {
   ASSERT_EQ(report.runs.size(), 1u);
   ASSERT_EQ(report.phases.size(), 4u);
   const nlohmann::ordered_json doc = StatusJson(report);
-  EXPECT_EQ(doc["runs"].dump(),
-            R"([{"command":"init","version":"v0.1.0","bootId":"boot-1",)"
-            R"("started":"2027-01-15T08:00:00.000Z"}])");
-  EXPECT_EQ(doc["phases"][0].dump(),
-            R"({"command":"init","phase":"certs/ca","state":"done",)"
-            R"("started":"2027-01-15T08:00:00.000Z","ended":"2027-01-15T08:00:01.500Z",)"
-            R"("fingerprint":"fp-ca","inputs":[{"name":"certificateKey","secret":true},)"
-            R"({"name":"certificatesDir","value":"/etc/kubernetes/pki"}],)"
-            R"("made":{"files":2,"directories":1,"units":0},"drift":[]})");
+  EXPECT_EQ(doc["runs"].dump(), R"([{"command":"init","version":"v0.1.0","bootId":"boot-1",)"
+                                R"("started":"2027-01-15T08:00:00.000Z"}])");
+  EXPECT_EQ(
+      doc["phases"][0].dump(),
+      R"({"command":"init","phase":"certs/ca","state":"done",)"
+      R"("started":"2027-01-15T08:00:00.000Z","ended":"2027-01-15T08:00:01.500Z",)"
+      R"("fingerprint":"fp-ca","inputs":[{"name":"certificateKey","secret":true},)"
+      R"({"name":"certificatesDir","value":"/etc/kubernetes/pki"}],)"
+      R"("made":{"files":2,"directories":1,"units":0,"objects":0,"etcdMembers":0},"drift":[]})");
   EXPECT_EQ(PhaseDuration(report.phases[0].record), std::chrono::milliseconds(1500));
   EXPECT_EQ(doc["phases"][1]["state"], "failed");
   EXPECT_EQ(doc["phases"][1]["error"], "no space left on device");
   EXPECT_EQ(PhaseDuration(report.phases[1].record), std::chrono::milliseconds(20));
-  EXPECT_EQ(doc["phases"][2]["made"].dump(), R"({"files":0,"directories":0,"units":1})");
+  EXPECT_EQ(doc["phases"][2]["made"].dump(),
+            R"({"files":0,"directories":0,"units":1,"objects":0,"etcdMembers":0})");
   // Killed: started, no end, no duration; and what it began is not counted as made.
   const auto& killed = doc["phases"][3];
   EXPECT_EQ(killed["phase"], "control-plane/apiserver");

@@ -107,7 +107,7 @@ TEST_F(PatcherTest, FingerprintsFollowEachTargetsPatchesAndNothingElse) {
   // An unreadable directory counts as a change of every target.
   const auto missing = Patcher(dir_.path() + "/nope", printer_).Fingerprints();
   EXPECT_EQ(missing.size(), KnownPatchTargets().size());
-  EXPECT_TRUE(missing.at("etcd").starts_with("unreadable: "));
+  EXPECT_TRUE(missing.at("etcd").starts_with("unreadable:sha256:"));
   EXPECT_EQ(out_.str(), "");
 }
 
