@@ -11,6 +11,7 @@
 #include "app/phases/preflight/checks_system.h"
 #include "app/phases/preflight/control_plane_checks.h"
 #include "app/phases/preflight/run_checks.h"
+#include "app/util/ascii.h"
 #include "app/util/kubeconfig.h"
 #include "app/util/net_rules.h"
 #include "app/util/pki/certificate.h"
@@ -73,12 +74,6 @@ Status CheckNodeNotReady(util::KubeClient& client, const std::string& name, bool
 
 namespace {
 
-std::string_view Trimmed(std::string_view pem) {
-  const auto begin = pem.find_first_not_of(" \t\r\n");
-  if (begin == std::string_view::npos) return {};
-  return pem.substr(begin, pem.find_last_not_of(" \t\r\n") - begin + 1);
-}
-
 // The PEM of `inline_pem`, else of the file `file` names (read through `fs`); empty if neither.
 std::string PemOf(const util::FileSystem& fs, const std::string& inline_pem,
                   const std::string& file) {
@@ -100,7 +95,7 @@ bool KubeconfigIsUserOf(const util::FileSystem& fs, const std::string& path,
   const util::KubeconfigCluster& cluster = *config->CurrentCluster();
   const std::string trusted =
       PemOf(fs, cluster.certificate_authority_data, cluster.certificate_authority);
-  if (trusted.empty() || Trimmed(trusted) != Trimmed(ca_pem)) return false;
+  if (trusted.empty() || util::TrimSpace(trusted) != util::TrimSpace(ca_pem)) return false;
   const util::KubeconfigUser& u = *config->CurrentUser();
   auto cert =
       util::pki::Certificate::ParsePem(PemOf(fs, u.client_certificate_data, u.client_certificate));
