@@ -138,7 +138,8 @@ Status InitCommand::MakeSeams() {
       JournaledHost::Make(host_->host(), printer_, "init", options_.force);
   if (!journaled) return journaled.error();
   journaled_ = std::move(*journaled);
-  runner_.SetObserver(&journaled_->observer());
+  observers_.Add(journaled_->observer());
+  runner_.SetObserver(&observers_);
   data_.host = &journaled_->host();
   data_.own_work = journaled_->RecordedWork();
   data_.out = &printer_;

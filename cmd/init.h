@@ -8,6 +8,7 @@
 #include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
+#include "app/workflow/observer_chain.h"
 #include "app/workflow/runner.h"
 #include "cmd/cluster_access.h"
 #include "cmd/context.h"
@@ -45,6 +46,8 @@ class InitCommand {
   std::unique_ptr<phases::Waiter> waiter_;
   std::unique_ptr<KubeconfigClusterAccess> access_;
   workflow::FlagSet flags_;
+  // What watches the run, outermost first: the journal (and later progress events, hooks).
+  workflow::ObserverChain observers_;
   workflow::Runner runner_;
 };
 

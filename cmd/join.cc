@@ -164,7 +164,8 @@ Status JoinCommand::MakeSeams() {
       JournaledHost::Make(host_->host(), printer_, "join", options_.force);
   if (!journaled) return journaled.error();
   journaled_ = std::move(*journaled);
-  runner_.SetObserver(&journaled_->observer());
+  observers_.Add(journaled_->observer());
+  runner_.SetObserver(&observers_);
   data_.host = &journaled_->host();
   data_.own_work = journaled_->RecordedWork();
   data_.out = &printer_;

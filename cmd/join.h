@@ -11,6 +11,7 @@
 #include "app/phases/waitcontrolplane/waiter.h"
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
+#include "app/workflow/observer_chain.h"
 #include "app/workflow/runner.h"
 #include "cmd/cluster_access.h"
 #include "cmd/context.h"
@@ -52,6 +53,8 @@ class JoinCommand {
   std::unique_ptr<phases::EtcdJoiner> etcd_;
   std::vector<std::string> skip_phases_;  // as resolved for the whole workflow
   workflow::FlagSet flags_;
+  // What watches the run, outermost first: the journal (and later progress events, hooks).
+  workflow::ObserverChain observers_;
   workflow::Runner runner_;
 };
 

@@ -152,7 +152,8 @@ void ResetCommand::LoadJournal() {
   recorder_ =
       std::make_unique<ResetRecorder>(*journal_, fs, printer_, build_info::kVersion,
                                       boot_id ? std::string(util::TrimSpace(*boot_id)) : "");
-  runner_.SetObserver(recorder_.get());
+  observers_.Add(*recorder_);
+  runner_.SetObserver(&observers_);
 }
 
 void ResetCommand::FetchClusterConfiguration() {

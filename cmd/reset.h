@@ -12,6 +12,7 @@
 #include "app/util/node_lock.h"
 #include "app/util/printer.h"
 #include "app/workflow/cli.h"
+#include "app/workflow/observer_chain.h"
 #include "app/workflow/runner.h"
 #include "cmd/context.h"
 #include "cmd/host_factory.h"
@@ -58,6 +59,8 @@ class ResetCommand {
   std::unique_ptr<ResetRecorder> recorder_;            // reset's own records in it
   CLI::App* command_ = nullptr;
   workflow::FlagSet flags_;
+  // What watches the run, outermost first: the journal (and later progress events, hooks).
+  workflow::ObserverChain observers_;
   workflow::Runner runner_;
 };
 

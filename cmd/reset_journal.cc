@@ -36,8 +36,8 @@ Status ResetRecorder::PhaseStarting(const workflow::PhaseEntry& entry) {
   return journal_.PhaseStarted(entry.path, "", {});
 }
 
-void ResetRecorder::PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome, bool ran) {
-  if (!entry.phase->run) return;
+Status ResetRecorder::PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome, bool ran) {
+  if (!entry.phase->run) return outcome;
   const journal::PhaseState state = !outcome.ok() ? journal::PhaseState::kFailed
                                     : ran         ? journal::PhaseState::kDone
                                                   : journal::PhaseState::kSkipped;
@@ -47,6 +47,7 @@ void ResetRecorder::PhaseEnded(const workflow::PhaseEntry& entry, const Status& 
     Status flushed = journal_.Flush();
     if (flushed_.ok()) flushed_ = flushed;
   }
+  return outcome;
 }
 
 Status ResetRecorder::RunEnded(const Status& outcome) {

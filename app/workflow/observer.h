@@ -32,8 +32,10 @@ class RunObserver {
                                          const std::vector<bool>& selected, bool phase_command) = 0;
   // Before the entry's run condition and run; an error stops the run as a failure of the phase.
   virtual Status PhaseStarting(const PhaseEntry& entry) = 0;
-  // After it: `ran` is false when its run condition said no. `outcome` is the phase's own.
-  virtual void PhaseEnded(const PhaseEntry& entry, const Status& outcome, bool ran) = 0;
+  // After it: `ran` is false when its run condition said no. `outcome` is the phase's own. The
+  // result is the phase's outcome as the run goes on with it: `outcome` as it is, or an error of
+  // the observer's own (a hook run after the phase failed) that fails the phase.
+  virtual Status PhaseEnded(const PhaseEntry& entry, const Status& outcome, bool ran) = 0;
   // Once the run ends, with its outcome; what Run returns (an error of the observer's own when
   // the outcome is OK and the observer failed to record it).
   virtual Status RunEnded(const Status& outcome) = 0;

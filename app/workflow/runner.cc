@@ -197,7 +197,13 @@ Status Runner::RunPlanned(const std::vector<bool>& planned) {
     Status status = observer_ ? observer_->PhaseStarting(entry) : Status::Ok();
     if (status.ok()) {
       status = RunPhase(entry, ran);
-      if (observer_) observer_->PhaseEnded(entry, status, ran);
+      if (observer_) {
+        Status ended = observer_->PhaseEnded(entry, status, ran);
+        // An error of the observer's own fails the phase as the phase's own would.
+        if (status.ok() && !ended.ok()) {
+          status = std::move(ended).Wrap("error execution phase " + entry.path);
+        }
+      }
     } else {
       status = std::move(status).Wrap("error execution phase " + entry.path);
     }

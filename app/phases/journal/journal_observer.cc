@@ -189,9 +189,9 @@ Status JournalObserver::PhaseStarting(const workflow::PhaseEntry& entry) {
   return WriteStatus("running");
 }
 
-void JournalObserver::PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome,
+Status JournalObserver::PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome,
                                  bool ran) {
-  if (!entry.phase->run) return;
+  if (!entry.phase->run) return outcome;
   const PhaseState state = !outcome.ok() ? PhaseState::kFailed
                            : ran         ? PhaseState::kDone
                                          : PhaseState::kSkipped;
@@ -210,6 +210,7 @@ void JournalObserver::PhaseEnded(const workflow::PhaseEntry& entry, const Status
     phases_.back().state = std::string(StateName(state));
     phases_.back().ended = journal_.Now();
   }
+  return outcome;
 }
 
 Status JournalObserver::RunEnded(const Status& outcome) {

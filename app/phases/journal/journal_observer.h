@@ -39,7 +39,7 @@ class JournalObserver final : public workflow::RunObserver {
   Result<std::vector<bool>> Plan(const std::vector<workflow::PhaseEntry>& entries,
                                  const std::vector<bool>& selected, bool phase_command) override;
   Status PhaseStarting(const workflow::PhaseEntry& entry) override;
-  void PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome, bool ran) override;
+  Status PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome, bool ran) override;
   Status RunEnded(const Status& outcome) override;
 
  private:
