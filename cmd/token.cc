@@ -11,6 +11,7 @@
 #include "app/util/network.h"
 #include "app/util/rfc3339.h"
 #include "app/util/strings.h"
+#include "app/util/tab_writer.h"
 #include "app/util/yaml/yaml.h"
 #include "cmd/context.h"
 
@@ -23,25 +24,6 @@ using std::chrono::system_clock;
 std::string PadRight(std::string s, size_t width) {
   if (s.size() < width) s.append(width - s.size(), ' ');
   return s;
-}
-
-// Go's text/tabwriter (minwidth 10, padding 3, padchar ' '): tab-terminated cells are aligned,
-// the last cell of a line is not.
-std::string TabWrite(const std::vector<std::vector<std::string>>& rows) {
-  std::vector<size_t> widths;
-  for (const auto& row : rows) {
-    for (size_t i = 0; i + 1 < row.size(); ++i) {
-      if (widths.size() <= i) widths.push_back(0);
-      widths[i] = std::max({widths[i], row[i].size() + 3, size_t{10}});
-    }
-  }
-  std::string out;
-  for (const auto& row : rows) {
-    for (size_t i = 0; i < row.size(); ++i)
-      out += i + 1 < row.size() ? PadRight(row[i], widths[i]) : row[i];
-    out += "\n";
-  }
-  return out;
 }
 
 std::vector<std::string> TableRow(const config::BootstrapToken& t, system_clock::time_point now) {
@@ -106,7 +88,7 @@ Status TokenList(const std::string& kubeconfig, const std::string& output, util:
   std::vector<std::vector<std::string>> rows = {
       {"TOKEN", "TTL", "EXPIRES", "USAGES", "DESCRIPTION", "EXTRA GROUPS"}};
   for (const auto& t : tokens) rows.push_back(TableRow(t, host.clock.Now()));
-  out << TabWrite(rows);
+  out << util::TabWrite(rows);
   return Status::Ok();
 }
 

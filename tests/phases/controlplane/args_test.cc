@@ -12,9 +12,7 @@
 namespace kkadm::phases {
 namespace {
 
-bool Has(const std::vector<std::string>& command, const std::string& flag) {
-  return std::find(command.begin(), command.end(), flag) != command.end();
-}
+using kkadm::testing::Has;
 
 TEST(ControlPlaneArgsTest, APIServerFollowsLocalEtcdAdvertiseClientURLs) {
   kkadm::testing::TempDir root;

@@ -2,7 +2,9 @@
 // the StaticPodInput built from it.
 #pragma once
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "app/config/types.h"
 #include "app/phases/controlplane/static_pod_input.h"
@@ -10,6 +12,11 @@
 #include "tests/fakes/temp_dir.h"
 
 namespace kkadm::testing {
+
+// True when `flag` is one of the words of `command`.
+inline bool Has(const std::vector<std::string>& command, const std::string& flag) {
+  return std::find(command.begin(), command.end(), flag) != command.end();
+}
 
 inline config::InitConfiguration DefaultInitConfig() {
   config::InitConfiguration cfg;

@@ -12,6 +12,8 @@
 namespace kkadm::phases {
 namespace {
 
+using kkadm::testing::Has;
+
 using nlohmann::json;
 
 class EtcdManifestTest : public ::testing::Test {
@@ -21,10 +23,6 @@ class EtcdManifestTest : public ::testing::Test {
   config::InitConfiguration cfg_ = kkadm::testing::DefaultInitConfig();
   StaticPodInput Input() { return kkadm::testing::InputFor(cfg_, fs_); }
 };
-
-bool Has(const std::vector<std::string>& command, const std::string& flag) {
-  return std::find(command.begin(), command.end(), flag) != command.end();
-}
 
 TEST_F(EtcdManifestTest, JoiningMemberListsTheClusterAndIsExisting) {
   auto command = EtcdCommand(

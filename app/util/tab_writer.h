@@ -1,0 +1,16 @@
+// Go's text/tabwriter as kubeadm and kubectl print their tables (minwidth 10, padding 3,
+// padchar ' '): the one table writer of kkadm's text outputs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace kkadm::util {
+
+// Each row is a line of cells. Every cell but a line's last is padded with spaces to its column's
+// width: the widest such cell of that column plus 3, at least 10. A line's last cell is written
+// as it is, so a row may end in spaces only when that cell does. All rows form one block: a
+// blank line between two tables means two calls.
+std::string TabWrite(const std::vector<std::vector<std::string>>& rows);
+
+}  // namespace kkadm::util
