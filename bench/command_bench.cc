@@ -1,8 +1,9 @@
 // command_bench: runs a command several times, each with freshly emptied directories, and reports
 // its wall time (min / median / max) and peak resident set size, measured by wait4's rusage.
 //
-//   command_bench RUNS FRESH_DIR... -- PROGRAM ARGS...
+//   command_bench RUNS [--exit=CODE] FRESH_DIR... -- PROGRAM ARGS...
 //
+// Every run must exit with CODE (default 0): a refusal is timed with --exit=3.
 // Each FRESH_DIR is removed and recreated before every run (e.g. the --rootfs of `kkadm init`, or
 // a node's /etc/kubernetes and /var/lib/kubelet).
 #include <sys/resource.h>
@@ -45,14 +46,20 @@ Sample RunOnce(std::vector<char*>& argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int dashes = 2;
+  int first_dir = 2, expected_exit = 0;
+  if (argc > 2 && std::strncmp(argv[2], "--exit=", 7) == 0) {
+    expected_exit = std::atoi(argv[2] + 7);
+    ++first_dir;
+  }
+  int dashes = first_dir;
   while (dashes < argc && std::strcmp(argv[dashes], "--") != 0) ++dashes;
-  if (dashes < 3 || dashes + 1 >= argc) {
-    std::fprintf(stderr, "usage: %s RUNS FRESH_DIR... -- PROGRAM ARGS...\n", argv[0]);
+  if (dashes <= first_dir || dashes + 1 >= argc) {
+    std::fprintf(stderr, "usage: %s RUNS [--exit=CODE] FRESH_DIR... -- PROGRAM ARGS...\n",
+                 argv[0]);
     return 2;
   }
   const int runs = std::max(1, std::atoi(argv[1]));
-  const std::vector<std::filesystem::path> fresh(argv + 2, argv + dashes);
+  const std::vector<std::filesystem::path> fresh(argv + first_dir, argv + dashes);
   std::vector<char*> command(argv + dashes + 1, argv + argc);
   command.push_back(nullptr);
 
@@ -65,7 +72,7 @@ int main(int argc, char** argv) {
       std::filesystem::create_directories(dir, ec);
     }
     Sample s = RunOnce(command);
-    if (!WIFEXITED(s.status) || WEXITSTATUS(s.status) != 0) {
+    if (!WIFEXITED(s.status) || WEXITSTATUS(s.status) != expected_exit) {
       std::fprintf(stderr, "run %d failed (status %d)\n", i, s.status);
       return 1;
     }

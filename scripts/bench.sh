@@ -28,6 +28,8 @@ echo "== kkadm init phase certs all, ECDSA-P256, --rootfs on tmpfs"
 "$B/command_bench" 40 "$SHM/r" -- "$K" init phase certs all --rootfs "$SHM/r" --config "$DIR/ecdsa.yaml"
 echo "== kkadm init phase certs all, ECDSA-P256, --rootfs on /tmp ($(stat -f -c %T /tmp))"
 "$B/command_bench" 40 "$DIR/r" -- "$K" init phase certs all --rootfs "$DIR/r" --config "$DIR/ecdsa.yaml"
+echo "== hostile input of issue 19 refused (target: under 100 ms each, peak RSS bounded)"
+bash "$(dirname "$0")/../bench/hostile_input_bench.sh" "$K" "$B/command_bench" 20
 echo "== kkadm version"
 "$B/command_bench" 40 "$SHM/r" -- "$K" version
 echo "== kkadm init through kubelet-start on a sandbox node (real systemd; needs root), ECDSA-P256 and RSA-2048"

@@ -7,14 +7,13 @@
 # nothing written under --rootfs. Directories kkadm makes get their modes whatever the umask, and
 # one that exists keeps its mode.
 source "$(dirname "$0")/lib/common.sh"
+source "$(dirname "$0")/lib/hostile_files.sh"
 
 ROOT=$WORK/rootfs
 mkdir -p "$ROOT/etc/kubernetes" "$ROOT/var/lib"
 echo "pre-existing" > "$ROOT/etc/kubernetes/keep.txt"
 BEFORE=$(tree_fingerprint "$ROOT")
-HEAD='apiVersion: kubeadm.k8s.io/v1beta4
-kind: ClusterConfiguration
-kubernetesVersion: v1.32.0'
+HEAD=$HOSTILE_HEAD
 
 # True when FILE holds no control character but line ends.
 printable() { ! tr -d '\n' <"$1" | LC_ALL=C grep -q '[[:cntrl:]]'; }
@@ -40,44 +39,16 @@ refused() {
   done
 }
 
-# Aliases: each level repeats the one below nine times ("billion laughs"); 7 levels would expand
-# to 43 million values, 9 and 20 to more than any machine holds.
-bomb() {
-  echo "$HEAD"
-  echo 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'
-  for ((i = 1; i <= $1; i++)); do
-    printf 'a%d: &a%d [' "$i" "$i"
-    for ((j = 0; j < 9; j++)); do printf '*a%d%s' $((i - 1)) "$([ $j -lt 8 ] && echo ,)"; done
-    echo ']'
-  done
-}
+hostile_files "$WORK"
 for levels in 7 9 20; do
-  bomb "$levels" > "$WORK/bomb$levels.yaml"
   refused "alias bomb of $levels levels" \
     "bomb$levels.yaml:|aliases expand the text to more than 100000 values (the limit)" \
     "$WORK/bomb$levels.yaml"
 done
-# Few values, many bytes: a 100 kB string copied by two levels of ten aliases.
-{
-  echo "$HEAD"
-  printf 'a: &a %s\n' "$(head -c 100000 /dev/zero | tr '\0' x)"
-  echo 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]'
-  echo 'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]'
-} > "$WORK/bytes-bomb.yaml"
 refused "alias bomb of bytes" "bytes-bomb.yaml:|more than 8388608 bytes of keys and scalars" \
   "$WORK/bytes-bomb.yaml"
 
 # Nesting 10,000 levels deep, as flow sequences, flow maps and block sequences.
-python3 - "$WORK" <<'EOF'
-import sys
-work = sys.argv[1]
-head = "apiVersion: kubeadm.k8s.io/v1beta4\nkind: ClusterConfiguration\n"
-open(f"{work}/deep-flow.yaml", "w").write(head + "x: " + "[" * 10000 + "]" * 10000 + "\n")
-open(f"{work}/deep-map.yaml", "w").write(head + "x: " + "{a: " * 10000 + "1" + "}" * 10000 + "\n")
-open(f"{work}/deep-block.yaml", "w").write(head + "x:\n" + "- " * 10000 + "1\n")
-open(f"{work}/big.yaml", "w").write(head + "# " + "x" * (10 << 20) + "\n")
-open(f"{work}/many.yaml", "w").write("---\n".join([head] * 1001))
-EOF
 for shape in flow map block; do
   refused "nesting 10,000 levels ($shape)" \
     "deep-$shape.yaml:|nested more than 200 levels deep (the limit)" "$WORK/deep-$shape.yaml"
@@ -86,9 +57,6 @@ refused "a 10 MB file" "big.yaml|over the limit of 4194304 bytes" "$WORK/big.yam
 refused "1,001 documents" "many.yaml:|more than 1000 documents (the limit)" "$WORK/many.yaml"
 
 # Bytes that are not UTF-8 in a key, a value and a kind; control characters raw in the file.
-printf '%s\nclusterN\xffame: x\n' "$HEAD" > "$WORK/utf8-key.yaml"
-printf '%s\nclusterName: x\xc3\x28\n' "$HEAD" > "$WORK/utf8-value.yaml"
-printf 'apiVersion: kubeadm.k8s.io/v1beta4\nkind: Cluster\xe2\x82Configuration\n' > "$WORK/utf8-kind.yaml"
 printf '%s\nclusterName: a\000b\n' "$HEAD" > "$WORK/nul.yaml"
 printf '%s\nclusterName: a\033[2Jb\n' "$HEAD" > "$WORK/escape.yaml"
 refused "invalid UTF-8 in a key" 'utf8-key.yaml:4:9: invalid UTF-8 byte \xff' "$WORK/utf8-key.yaml"
