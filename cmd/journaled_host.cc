@@ -39,7 +39,11 @@ phases::EtcdJoiner& JournaledHost::Recording(phases::EtcdJoiner& etcd) {
 }
 
 phases::OwnWork JournaledHost::RecordedWork() const {
-  return phases::journal::RecordedWork(node_, journal_.state(), command_);
+  return phases::journal::RecordedWork(
+      node_, journal_.state(),
+      command_, [this](const phases::journal::PhaseRecord& record) -> const auto& {
+        return observer_.Drift(record);
+      });
 }
 
 }  // namespace kkadm::cmd

@@ -36,14 +36,13 @@ std::set<std::string> RewritingFiles(const JournalState& state) {
 }
 
 OwnWork RecordedWork(const util::FileSystem& fs, const JournalState& state,
-                     const std::string& command) {
-  const std::set<std::string> rewriting = RewritingFiles(state);
+                     const std::string& command, const DriftOf& drift_of) {
   OwnWork work;
   work.recorded_in = kJournalPath;
   for (const PhaseRecord& record : state.phases) {
     if (record.command != command) continue;
     for (const FileOutput& file : record.files) work.files.insert(file.path);
-    for (const FileDrift& drift : FindDrift(fs, record, rewriting)) work.files.erase(drift.path);
+    for (const FileDrift& drift : drift_of(record)) work.files.erase(drift.path);
     for (const std::string& dir : record.created_dirs) {
       Result<util::FileInfo> info = fs.Stat(dir);
       if (info && info->type == util::FileType::kDirectory) work.dirs.insert(dir);

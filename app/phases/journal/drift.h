@@ -2,6 +2,7 @@
 // content or mode the phase left; and so what of kkadm's recorded work is still as it left it.
 #pragma once
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,10 +29,14 @@ std::vector<FileDrift> FindDrift(const util::FileSystem& fs, const PhaseRecord& 
 // killed after it replaced the kubelet.conf the kubeconfig phase wrote), not someone else's.
 std::set<std::string> RewritingFiles(const JournalState& state);
 
+// The drift of a recorded phase's files, as FindDrift finds it (its caller may keep it).
+using DriftOf = std::function<const std::vector<FileDrift>&(const PhaseRecord&)>;
+
 // What the journal records `command` ("init", "join") made on the node: the files still as it
-// left them, the directories it made that are still there, the units it enabled or started. Only
-// that command's: a join on a node init set up repeats none of init's work.
+// left them (not in `drift_of` their phase's drift), the directories it made that are still
+// there, the units it enabled or started. Only that command's: a join on a node init set up
+// repeats none of init's work.
 OwnWork RecordedWork(const util::FileSystem& fs, const JournalState& state,
-                     const std::string& command);
+                     const std::string& command, const DriftOf& drift_of);
 
 }  // namespace kkadm::phases::journal

@@ -42,16 +42,24 @@ JournalObserver::Planned JournalObserver::Assess(const workflow::PhaseEntry& ent
   planned.record = journal_.state().Find(identity_.command, entry.path);
   if (planned.record != nullptr && Finished(planned.record->state)) {
     planned.finished = planned.record->fingerprint == planned.fingerprint;
-    planned.drift = FindDrift(node_, *planned.record, rewriting_);
+    planned.drift = Drift(*planned.record);
   }
   return planned;
+}
+
+const std::vector<FileDrift>& JournalObserver::Drift(const PhaseRecord& record) const {
+  if (!rewriting_) rewriting_ = RewritingFiles(journal_.state());
+  const std::string key = record.command + " " + record.path;
+  auto found = drift_.find(key);
+  if (found == drift_.end())
+    found = drift_.emplace(key, FindDrift(node_, record, *rewriting_)).first;
+  return found->second;
 }
 
 Result<std::vector<bool>> JournalObserver::Plan(const std::vector<workflow::PhaseEntry>& entries,
                                                 const std::vector<bool>& selected,
                                                 bool phase_command) {
   entries_ = &entries;
-  rewriting_ = RewritingFiles(journal_.state());
   planned_.assign(entries.size(), Planned{});
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (selected[i] && entries[i].phase->run) planned_[i] = Assess(entries[i]);
@@ -190,7 +198,7 @@ Status JournalObserver::PhaseStarting(const workflow::PhaseEntry& entry) {
 }
 
 Status JournalObserver::PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome,
-                                 bool ran) {
+                                   bool ran) {
   if (!entry.phase->run) return outcome;
   const PhaseState state = !outcome.ok() ? PhaseState::kFailed
                            : ran         ? PhaseState::kDone

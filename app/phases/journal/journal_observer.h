@@ -6,6 +6,8 @@
 // the journal and keeps /run/kkadm/status.json current for whoever watches the node.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,6 +44,11 @@ class JournalObserver final : public workflow::RunObserver {
   Status PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome, bool ran) override;
   Status RunEnded(const Status& outcome) override;
 
+  // The recorded files of `record` that are missing or changed (FindDrift), found once per run:
+  // pre-flight's view of the command's own work and the plan read each file once, not twice. Call
+  // it only before the run changes the node (pre-flight's inputs are taken, then Plan).
+  const std::vector<FileDrift>& Drift(const PhaseRecord& record) const;
+
  private:
   // One selected phase as the journal sees it before the run.
   struct Planned {
@@ -72,7 +79,10 @@ class JournalObserver final : public workflow::RunObserver {
   bool force_;
   const std::vector<workflow::PhaseEntry>* entries_ = nullptr;  // the tree Plan was given
   std::vector<Planned> planned_;                                // by entry index
-  std::set<std::string> rewriting_;  // RewritingFiles of the journal as Plan found it
+  // RewritingFiles of the journal once its unfinished attempts are recovered, and each recorded
+  // phase's drift by "<command> <path>": found on first use.
+  mutable std::optional<std::set<std::string>> rewriting_;
+  mutable std::map<std::string, std::vector<FileDrift>> drift_;
   std::vector<PhaseStatus> phases_;  // run so far, for the status
   std::string current_;              // the running phase
   std::string started_;
