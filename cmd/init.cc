@@ -58,10 +58,12 @@ std::vector<workflow::Phase> InitPhases(phases::InitData& data) {
 
 InitCommand::InitCommand(CommandContext& context)
     : context_(context),
-      printer_(context.out),
+      event_output_(context, "init"),
+      printer_(event_output_.human()),
       machine_(std::make_unique<util::RealMachine>()),
       runner_(InitPhases(data_)) {
   RegisterInitFlags(flags_, options_);
+  event_output_.RegisterFlags(flags_);
   runner_.SetDataInitializer([this] { return MakeInitData(); });
   runner_.SetUnknownNameHint(util::DidYouMeanHint);
 }
@@ -72,8 +74,11 @@ void InitCommand::Bind(CLI::App& parent) {
   workflow::BindOptions options;
   options.use = "init";
   options.phase_commands_now = context_.global.all_commands_now;
+  options.every_phase_flags = EventOutput::FlagNames();
   options.on_done = [this](const Status& s, const std::string& phase) {
-    Done(SyncNodeFiles(host_.get(), s), phase);
+    const Status synced = SyncNodeFiles(host_.get(), s);
+    Done(synced, phase);
+    event_output_.Finish(synced, phase);
   };
   options.resolve_skip_phases = [this](const std::vector<std::string>& flag) {
     return ResolveSkipPhases(flag);
@@ -89,12 +94,16 @@ void InitCommand::Bind(CLI::App& parent) {
 }
 
 Status InitCommand::MakeInitData() {
+  KKADM_RETURN_IF_ERROR(event_output_.Start());
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
   if (!file) return file.error();
   Result<config::LoadedInit> loaded =
       config::MakeInitConfiguration(*file, options_.flags, *machine_, context_.release_versions);
   if (!loaded) return NameFlagInError(loaded.error(), InitFlagFields(), options_.flags.SetNames());
-  for (const std::string& warning : loaded->warnings) spdlog::warn("{}", warning);
+  for (const std::string& warning : loaded->warnings) {
+    spdlog::warn("{}", warning);
+    event_output_.events().Emit("Warning", {{"message", warning}});
+  }
 
   data_.cfg = std::move(loaded->cfg);
   // The config layer already merged the flag into nodeRegistration.ignorePreflightErrors.
@@ -139,7 +148,9 @@ Status InitCommand::MakeSeams() {
   if (!journaled) return journaled.error();
   journaled_ = std::move(*journaled);
   observers_.Add(journaled_->observer());
+  event_output_.Observe(observers_);
   runner_.SetObserver(&observers_);
+  data_.events = event_output_.events();
   data_.host = &journaled_->host();
   data_.own_work = journaled_->RecordedWork();
   data_.out = &printer_;

@@ -12,6 +12,7 @@
 #include "app/workflow/runner.h"
 #include "cmd/cluster_access.h"
 #include "cmd/context.h"
+#include "cmd/event_output.h"
 #include "cmd/host_factory.h"
 #include "cmd/init_options.h"
 #include "cmd/journaled_host.h"
@@ -37,6 +38,7 @@ class InitCommand {
   void Done(const Status& status, const std::string& failed_phase);
 
   CommandContext& context_;
+  EventOutput event_output_;  // before printer_, which writes to its human() stream
   util::Printer printer_;
   InitOptions options_;
   phases::InitData data_;

@@ -81,10 +81,12 @@ bool HasDiscoveryInput(const config::JoinFlags& f) {
 
 JoinCommand::JoinCommand(CommandContext& context)
     : context_(context),
-      printer_(context.out),
+      event_output_(context, "join"),
+      printer_(event_output_.human()),
       machine_(std::make_unique<util::RealMachine>()),
       runner_(JoinPhases(data_)) {
   RegisterJoinFlags(flags_, options_);
+  event_output_.RegisterFlags(flags_);
   runner_.SetDataInitializer([this] { return MakeJoinData(); });
   runner_.SetUnknownNameHint(util::DidYouMeanHint);
 }
@@ -95,10 +97,11 @@ void JoinCommand::Bind(CLI::App& parent) {
   workflow::BindOptions options;
   options.use = "join [api-server-endpoint | join-token]";
   options.phase_commands_now = context_.global.all_commands_now;
+  options.every_phase_flags = EventOutput::FlagNames();
   options.on_done = [this, cmd](const Status& outcome, const std::string& phase) {
     Status s = SyncNodeFiles(host_.get(), outcome);
-    if (s.ok() && cmd->got_subcommand("phase")) return;  // one phase: no banner
-    Done(s, phase);
+    if (!s.ok() || !cmd->got_subcommand("phase")) Done(s, phase);  // one phase: no banner
+    event_output_.Finish(s, phase);
   };
   options.resolve_skip_phases = [this](const std::vector<std::string>& flag) {
     return ResolveSkipPhases(flag);
@@ -128,6 +131,7 @@ Status JoinCommand::UseAdminConfWithoutDiscovery() {
 }
 
 Status JoinCommand::MakeJoinData() {
+  KKADM_RETURN_IF_ERROR(event_output_.Start());
   KKADM_RETURN_IF_ERROR(ApplyJoinArgument(options_));
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
   if (!file) return file.error();
@@ -135,7 +139,10 @@ Status JoinCommand::MakeJoinData() {
   Result<config::LoadedJoin> loaded =
       config::MakeJoinConfiguration(*file, options_.flags, *machine_);
   if (!loaded) return NameFlagInError(loaded.error(), JoinFlagFields(), options_.flags.SetNames());
-  for (const std::string& warning : loaded->warnings) spdlog::warn("{}", warning);
+  for (const std::string& warning : loaded->warnings) {
+    spdlog::warn("{}", warning);
+    event_output_.events().Emit("Warning", {{"message", warning}});
+  }
   data_.cfg = std::move(loaded->cfg);
   Result<std::set<std::string>> ignored = phases::preflight::ParseIgnorePreflightErrors(
       {}, data_.cfg.node_registration.ignore_preflight_errors);
@@ -165,7 +172,9 @@ Status JoinCommand::MakeSeams() {
   if (!journaled) return journaled.error();
   journaled_ = std::move(*journaled);
   observers_.Add(journaled_->observer());
+  event_output_.Observe(observers_);
   runner_.SetObserver(&observers_);
+  data_.events = event_output_.events();
   data_.host = &journaled_->host();
   data_.own_work = journaled_->RecordedWork();
   data_.out = &printer_;

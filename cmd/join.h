@@ -15,6 +15,7 @@
 #include "app/workflow/runner.h"
 #include "cmd/cluster_access.h"
 #include "cmd/context.h"
+#include "cmd/event_output.h"
 #include "cmd/host_factory.h"
 #include "cmd/join_options.h"
 #include "cmd/journaled_host.h"
@@ -41,6 +42,7 @@ class JoinCommand {
   void Done(const Status& status, const std::string& failed_phase);
 
   CommandContext& context_;
+  EventOutput event_output_;  // before printer_, which writes to its human() stream
   util::Printer printer_;
   JoinOptions options_;
   phases::JoinData data_;

@@ -47,10 +47,12 @@ ResetSeams WithDefaults(ResetSeams seams) {
 
 ResetCommand::ResetCommand(CommandContext& context, ResetSeams seams)
     : context_(context),
-      printer_(context.out),
+      event_output_(context, "reset"),
+      printer_(event_output_.human()),
       seams_(WithDefaults(std::move(seams))),
       runner_(ResetPhases(data_)) {
   RegisterResetFlags(flags_, options_);
+  event_output_.RegisterFlags(flags_);
   runner_.SetDataInitializer([this] { return MakeResetData(); });
   runner_.SetUnknownNameHint(util::DidYouMeanHint);
 }
@@ -62,8 +64,12 @@ void ResetCommand::Bind(CLI::App& parent) {
   workflow::BindOptions options;
   options.use = "reset";
   options.phase_commands_now = context_.global.all_commands_now;
+  options.every_phase_flags = EventOutput::FlagNames();
   options.on_done = [this](const Status& s, const std::string& phase) {
-    Done(SyncNodeFiles(host_.get(), s), phase);
+    const Status synced = SyncNodeFiles(host_.get(), s);
+    Done(synced, phase);
+    // Done may find the reset incomplete.
+    event_output_.Finish(synced.ok() ? context_.status : synced, phase);
   };
   options.resolve_skip_phases = [this](const std::vector<std::string>& flag) {
     return ResolveSkipPhases(flag);
@@ -81,11 +87,15 @@ void ResetCommand::Bind(CLI::App& parent) {
 }
 
 Status ResetCommand::MakeResetData() {
+  KKADM_RETURN_IF_ERROR(event_output_.Start());
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
   if (!file) return file.error();
   Result<config::LoadedReset> loaded = config::MakeResetConfiguration(*file, options_.flags);
   if (!loaded) return NameFlagInError(loaded.error(), ResetFlagFields(), options_.flags.SetNames());
-  for (const std::string& warning : loaded->warnings) spdlog::warn("{}", warning);
+  for (const std::string& warning : loaded->warnings) {
+    spdlog::warn("{}", warning);
+    event_output_.events().Emit("Warning", {{"message", warning}});
+  }
   data_.cfg = std::move(loaded->cfg);
   Result<std::set<std::string>> ignored =
       phases::preflight::ParseIgnorePreflightErrors({}, data_.cfg.ignore_preflight_errors);
@@ -96,6 +106,9 @@ Status ResetCommand::MakeResetData() {
   data_.cleanup_cni = options_.cleanup_cni;
   KKADM_RETURN_IF_ERROR(MakeSeams());
   LoadJournal();
+  // Inside reset's own records in the journal, when there is one.
+  event_output_.Observe(observers_);
+  runner_.SetObserver(&observers_);
   FetchClusterConfiguration();
   // kubeadm: --cert-dir, else ResetConfiguration.certificatesDir, else the cluster's.
   data_.cert_dir = data_.cfg.certificates_dir;
@@ -123,6 +136,7 @@ Status ResetCommand::MakeSeams() {
   lock_.emplace(std::move(*lock));
   data_.host = &host_->host();
   data_.out = &printer_;
+  data_.events = event_output_.events();
   data_.dry_run = dry_run;
   if (dry_run) {
     etcd_ = std::make_unique<phases::DryRunEtcdMemberRemover>(printer_);

@@ -15,6 +15,7 @@
 #include "app/workflow/observer_chain.h"
 #include "app/workflow/runner.h"
 #include "cmd/context.h"
+#include "cmd/event_output.h"
 #include "cmd/host_factory.h"
 #include "cmd/reset_journal.h"
 #include "cmd/reset_options.h"
@@ -48,6 +49,7 @@ class ResetCommand {
   void Done(const Status& status, const std::string& failed_phase);
 
   CommandContext& context_;
+  EventOutput event_output_;  // before printer_, which writes to its human() stream
   util::Printer printer_;
   ResetOptions options_;
   phases::ResetData data_;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/phases/own_work.h"
+#include "app/util/events.h"
 #include "app/util/host.h"
 #include "app/util/patches/patcher.h"
 #include "app/util/printer.h"
@@ -18,6 +19,9 @@ struct NodeContext {
   // dry run ones that change nothing and say what they would do.
   util::Host* host = nullptr;
   util::Printer* out = nullptr;
+  // Progress for machines (-o json, --events): preflight results, waits, the join command.
+  // Emitting does nothing when the user asked for none.
+  util::Events events;
 
   // The dry run's seams say what would happen; phases read this only for kubeadm's lines about
   // steps kkadm never takes ("Would pull the required images").

@@ -19,7 +19,8 @@ Status RunInitPreflight(InitData& data) {
   out.Line("preflight", "Running pre-flight checks");
   preflight::CheckList root;
   root.push_back(preflight::NewIsPrivilegedUserCheck());
-  KKADM_RETURN_IF_ERROR(preflight::RunChecks(root, *data.host, data.ignore_preflight_errors, out));
+  KKADM_RETURN_IF_ERROR(
+      preflight::RunChecks(root, *data.host, data.ignore_preflight_errors, out, data.events));
   preflight::CheckList checks = InitNodeChecks(data);
   preflight::OwnWorkPlaces places;
   places.manifest_dir = data.manifest_dir;
@@ -27,7 +28,7 @@ Status RunInitPreflight(InitData& data) {
   places.apiserver_port = data.cfg.local_api_endpoint.bind_port;
   preflight::LeaveOutChecksOfOwnWork(checks, data.own_work, places, out);
   KKADM_RETURN_IF_ERROR(
-      preflight::RunChecks(checks, *data.host, data.ignore_preflight_errors, out));
+      preflight::RunChecks(checks, *data.host, data.ignore_preflight_errors, out, data.events));
   // kkadm talks to no container runtime, so images are never pulled; dry-run keeps kubeadm's line.
   if (data.dry_run) {
     out.Line("preflight", "Would pull the required images (like 'kubeadm config images pull')");

@@ -26,11 +26,40 @@ Result<std::string> ControlPlaneOneArgument(InitData& data, const JoinTokenInput
   return "kkadm join " + *token;
 }
 
+// The join commands as results for machines (a JoinCommand event per role): the token, the
+// certificate key and the commands that carry them are secret fields.
+void EmitJoinCommands(const InitData& data, const config::BootstrapToken& token,
+                      const std::string& certificate_key, const JoinCommands& join) {
+  const std::string shown_token = data.skip_token_print ? kValueWithheld : token.Token();
+  nlohmann::json worker = {{"role", "worker"},
+                           {"joinCommand", join.worker},
+                           {"kubeadmJoinCommand", SingleLineJoinCommand(join.worker_kubeadm)},
+                           {"tokenId", token.id},
+                           {"token", shown_token}};
+  const std::vector<std::string> secrets = {"joinCommand", "kubeadmJoinCommand", "token",
+                                            "certificateKey"};
+  data.events.Emit("JoinCommand", worker, secrets);
+  if (data.cfg.cluster.control_plane_endpoint.empty()) return;
+  nlohmann::json control_plane = std::move(worker);
+  control_plane["role"] = "control-plane";
+  control_plane["joinCommand"] = join.control_plane;
+  control_plane["kubeadmJoinCommand"] = SingleLineJoinCommand(join.control_plane_kubeadm);
+  if (!certificate_key.empty()) {
+    control_plane["certificateKey"] =
+        data.skip_certificate_key_print ? kValueWithheld : certificate_key;
+  }
+  data.events.Emit("JoinCommand", control_plane, secrets);
+}
+
+std::string UploadedCertificateKey(const InitData& data) {
+  if (!data.upload_certs) return "";
+  return data.certificate_key.empty() ? data.cfg.certificate_key : data.certificate_key;
+}
+
 }  // namespace
 
 Result<JoinCommands> InitJoinCommands(InitData& data, const std::string& token) {
-  std::string key = data.certificate_key.empty() ? data.cfg.certificate_key : data.certificate_key;
-  if (!data.upload_certs) key.clear();
+  const std::string key = UploadedCertificateKey(data);
   JoinCommandInput in{.kubeconfig_path = data.admin_kubeconfig_path,
                       .token = token,
                       .certificate_key = key,
@@ -115,6 +144,7 @@ workflow::Phase NewShowJoinCommandPhase(InitData& data) {
       data.printer().Raw(InitDoneBanner(data.admin_kubeconfig_path,
                                         !data.cfg.cluster.control_plane_endpoint.empty(),
                                         data.upload_certs, *join));
+      EmitJoinCommands(data, token, UploadedCertificateKey(data), *join);
     }
     return Status::Ok();
   };

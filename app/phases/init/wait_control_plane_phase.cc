@@ -26,7 +26,8 @@ Status RunWaitControlPlane(InitData& data) {
       .kubelet_timeout = t.kubelet_health_check,
       .api_timeout = t.control_plane_component_health_check,
       .http_get = [&data](const std::string& url) { return util::GetOk(data.host->net, url); },
-      .client = [&data] { return data.access->AdminClient(); }};
+      .client = [&data] { return data.access->AdminClient(); },
+      .events = data.events};
   KKADM_RETURN_IF_ERROR(data.waiter->WaitForControlPlane(in));
   auto client = data.access->AdminClient();
   if (!client) return client.error();

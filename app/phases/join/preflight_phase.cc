@@ -22,7 +22,8 @@ constexpr const char* kNotReadyForControlPlane =
     "* The certificates that must be shared among control plane instances are provided.\n\n";
 
 Status RunChecksOf(JoinData& data, const preflight::CheckList& checks) {
-  Status s = preflight::RunChecks(checks, *data.host, data.ignore_preflight_errors, data.printer());
+  Status s = preflight::RunChecks(checks, *data.host, data.ignore_preflight_errors, data.printer(),
+                                  data.events);
   if (!s.ok()) data.preflight_checks_failed = true;
   return s;
 }

@@ -16,19 +16,47 @@ bool IsIgnored(const std::set<std::string>& ignored, const std::string& name) {
   return ignored.count("all") > 0 || ignored.count(util::AsciiToLower(name)) > 0;
 }
 
+void EmitCheckEvents(const util::Events& events, const std::string& name, const CheckResult& result,
+                     std::size_t ignored_errors) {
+  if (result.warnings.empty() && result.errors.empty()) {
+    events.Emit("PreflightCheck", {{"check", name}, {"severity", "pass"}, {"message", ""}});
+  }
+  for (std::size_t i = 0; i < result.warnings.size(); ++i) {
+    // The ignored errors were appended after the check's own warnings.
+    const bool ignored = i >= result.warnings.size() - ignored_errors;
+    events.Emit("PreflightCheck", {{"check", name},
+                                   {"severity", "warning"},
+                                   {"message", result.warnings[i]},
+                                   {"ignored", ignored}});
+  }
+  for (const std::string& error : result.errors) {
+    events.Emit("PreflightCheck", {{"check", name},
+                                   {"severity", "error"},
+                                   {"message", error},
+                                   {"remediation",
+                                    "fix the cause, or make the check non-fatal with "
+                                    "--ignore-preflight-errors=" +
+                                        util::AsciiToLower(name)}});
+  }
+}
+
 }  // namespace
 
 Status RunChecks(const CheckList& checks, const util::Host& host,
-                 const std::set<std::string>& ignored, util::Printer& out) {
+                 const std::set<std::string>& ignored, util::Printer& out,
+                 const util::Events& events) {
   std::string fatal_lines;
   std::vector<std::string> fatal_names;
   for (const auto& check : checks) {
     std::string name = check->Name();
     CheckResult result = check->Run(host);
+    std::size_t ignored_errors = 0;
     if (IsIgnored(ignored, name)) {
+      ignored_errors = result.errors.size();
       result.warnings.insert(result.warnings.end(), result.errors.begin(), result.errors.end());
       result.errors.clear();
     }
+    EmitCheckEvents(events, name, result, ignored_errors);
     for (const auto& warning : result.warnings) {
       out.Raw("\t[WARNING " + name + "]: " + warning + "\n");
     }

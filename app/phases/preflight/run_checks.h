@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/phases/preflight/check.h"
+#include "app/util/events.h"
 #include "app/util/host.h"
 #include "app/util/printer.h"
 #include "app/util/status.h"
@@ -20,9 +21,12 @@ namespace kkadm::phases::preflight {
 //   [preflight] If you know what you are doing, you can make a check non-fatal with
 //   `--ignore-preflight-errors=...`
 // and the result is FailedPrecondition "[preflight] Some fatal errors occurred: <Name>, ...".
-// OK when no error is left.
+// OK when no error is left. Each check's result is also a PreflightCheck event: severity "pass"
+// without warnings or errors, else one event per message, "warning" or "error" (an ignored error
+// is a "warning" with "ignored": true; an error carries its remediation).
 Status RunChecks(const CheckList& checks, const util::Host& host,
-                 const std::set<std::string>& ignored, util::Printer& out);
+                 const std::set<std::string>& ignored, util::Printer& out,
+                 const util::Events& events = {});
 
 // The lower-cased names of kubeadm's fixed-name checks (including ones kkadm does not run, such
 // as "systemverification" and "imagepull", so kubeadm command lines keep working) plus "all".

@@ -15,7 +15,8 @@ Status RunResetPreflight(ResetData& data) {
   data.printer().Line("preflight", "Running pre-flight checks");
   preflight::CheckList root;
   root.push_back(preflight::NewIsPrivilegedUserCheck());
-  return preflight::RunChecks(root, *data.host, data.ignore_preflight_errors, data.printer());
+  return preflight::RunChecks(root, *data.host, data.ignore_preflight_errors, data.printer(),
+                              data.events);
 }
 
 }  // namespace reset

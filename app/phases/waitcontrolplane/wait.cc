@@ -51,6 +51,36 @@ Status Fail(util::Printer& out, const std::string& socket, const Status& cause) 
   return Unavailable("could not initialize a Kubernetes cluster");
 }
 
+double SecondsOf(std::chrono::nanoseconds d) {
+  return static_cast<double>(std::chrono::duration_cast<std::chrono::milliseconds>(d).count()) /
+         1000.0;
+}
+
+void ReportStart(const WaitReport* report, std::chrono::milliseconds timeout) {
+  if (report == nullptr) return;
+  report->events.Emit(
+      "WaitStarted",
+      {{"what", report->what}, {"target", report->target}, {"timeoutSeconds", SecondsOf(timeout)}});
+}
+
+void ReportRetry(const WaitReport* report, int attempt, const Status& cause,
+                 std::chrono::milliseconds pause) {
+  if (report == nullptr) return;
+  report->events.Emit("Retry", {{"what", report->what},
+                                {"attempt", attempt},
+                                {"reason", cause.message()},
+                                {"delaySeconds", SecondsOf(pause)}});
+}
+
+void ReportEnd(const WaitReport* report, std::chrono::nanoseconds waited, const Status* error) {
+  if (report == nullptr) return;
+  nlohmann::json fields = {{"what", report->what},
+                           {"result", error == nullptr ? "ready" : "timeout"},
+                           {"durationSeconds", SecondsOf(waited)}};
+  if (error != nullptr) fields["error"] = error->message();
+  report->events.Emit("WaitFinished", std::move(fields));
+}
+
 }  // namespace
 
 std::string KubeletTroubleshooting(const std::string& error) {
@@ -76,19 +106,29 @@ std::string FormatGoDuration(std::chrono::nanoseconds d) {
 Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
                                                   const std::function<Status()>& probe,
                                                   std::chrono::milliseconds timeout,
-                                                  std::chrono::milliseconds interval) {
+                                                  std::chrono::milliseconds interval,
+                                                  const WaitReport* report) {
   const auto start = clock.Now();
   const auto deadline = start + timeout;
-  while (true) {
+  ReportStart(report, timeout);
+  for (int attempt = 1;; ++attempt) {
     Status status = probe();
     const auto now = clock.Now();
-    if (status.ok()) return std::chrono::duration_cast<std::chrono::nanoseconds>(now - start);
-    if (now >= deadline) return Unavailable(status.message());
+    const auto waited = std::chrono::duration_cast<std::chrono::nanoseconds>(now - start);
+    if (status.ok()) {
+      ReportEnd(report, waited, nullptr);
+      return waited;
+    }
+    if (now >= deadline) {
+      ReportEnd(report, waited, &status);
+      return Unavailable(status.message());
+    }
     // Never sleep past the deadline: the last probe happens at it.
     const std::chrono::milliseconds pause =
         std::min(interval, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) +
                                std::chrono::milliseconds(1));
     spdlog::debug("not healthy yet, probing again in {} ms: {}", pause.count(), status.message());
+    ReportRetry(report, attempt, status, pause);
     clock.Sleep(pause);
   }
 }
@@ -96,7 +136,8 @@ Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
 Result<std::chrono::nanoseconds> WaitForKubelet(
     util::Clock& clock, util::Printer& out,
     const std::function<Result<std::string>(const std::string&)>& http_get, const std::string& url,
-    std::chrono::milliseconds timeout) {
+    std::chrono::milliseconds timeout, const util::Events& events) {
+  const WaitReport report{events, "kubelet", url};
   out.Line("kubelet-check", "Waiting for a healthy kubelet at " + url + ". This can take up to " +
                                 FormatGoDuration(timeout));
   auto healthy = PollUntilHealthy(
@@ -107,7 +148,7 @@ Result<std::chrono::nanoseconds> WaitForKubelet(
         return Unavailable("The HTTP call equal to 'curl -sSL " + url +
                            "' returned error: " + body.error().message());
       },
-      timeout);
+      timeout, kHealthPollInterval, &report);
   if (healthy)
     out.Line("kubelet-check", "The kubelet is healthy after " + FormatGoDuration(*healthy));
   return healthy;
@@ -118,15 +159,18 @@ Status WaitForControlPlane(util::Clock& clock, util::Printer& out,
   out.Line("wait-control-plane",
            "Waiting for the kubelet to boot up the control plane as static Pods from directory \"" +
                in.manifest_dir + "\"");
-  auto kubelet = WaitForKubelet(clock, out, in.http_get, kKubeletHealthzUrl, in.kubelet_timeout);
+  auto kubelet =
+      WaitForKubelet(clock, out, in.http_get, kKubeletHealthzUrl, in.kubelet_timeout, in.events);
   if (!kubelet) return Fail(out, in.cri_socket, kubelet.error());
 
   auto client = in.client();
   if (!client) return Fail(out, in.cri_socket, client.error());
   out.Line("api-check", "Waiting for a healthy API server. This can take up to " +
                             FormatGoDuration(in.api_timeout));
+  const WaitReport report{in.events, "api-server", "/livez"};
   auto api = PollUntilHealthy(
-      clock, [&] { return (*client)->GetRaw("/livez").status(); }, in.api_timeout);
+      clock, [&] { return (*client)->GetRaw("/livez").status(); }, in.api_timeout,
+      kHealthPollInterval, &report);
   if (!api) {
     return Fail(out, in.cri_socket,
                 Unavailable("the API server is not healthy after " +

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/util/clock.h"
+#include "app/util/events.h"
 #include "app/util/kube_client.h"
 #include "app/util/printer.h"
 #include "app/util/status.h"
@@ -19,12 +20,20 @@ inline constexpr std::chrono::milliseconds kHealthPollInterval{100};
 // Go's time.Duration.String(): "4m0s", "501.583324ms", "1h0m0s", "0s".
 std::string FormatGoDuration(std::chrono::nanoseconds d);
 
+// What a wait tells machines (docs/events.md): WaitStarted, a Retry for each probe that failed,
+// WaitFinished.
+struct WaitReport {
+  util::Events events;
+  std::string what;    // "kubelet", "api-server"
+  std::string target;  // what is probed, e.g. the URL
+};
+
 // Calls `probe` until it succeeds, sleeping `interval` between calls through `clock`, for at most
 // `timeout`. Success: the time from the first call to the healthy answer. Failure: the last
-// probe error, code kUnavailable.
+// probe error, code kUnavailable. With a report, the wait is also events.
 Result<std::chrono::nanoseconds> PollUntilHealthy(
     util::Clock& clock, const std::function<Status()>& probe, std::chrono::milliseconds timeout,
-    std::chrono::milliseconds interval = kHealthPollInterval);
+    std::chrono::milliseconds interval = kHealthPollInterval, const WaitReport* report = nullptr);
 
 // Prints "[kubelet-check] Waiting for a healthy kubelet at <url>. This can take up to <timeout>",
 // polls `url` through `http_get` (PollUntilHealthy), then prints "[kubelet-check] The kubelet is
@@ -33,7 +42,7 @@ Result<std::chrono::nanoseconds> PollUntilHealthy(
 Result<std::chrono::nanoseconds> WaitForKubelet(
     util::Clock& clock, util::Printer& out,
     const std::function<Result<std::string>(const std::string&)>& http_get, const std::string& url,
-    std::chrono::milliseconds timeout);
+    std::chrono::milliseconds timeout, const util::Events& events = {});
 
 struct WaitControlPlaneInput {
   std::string manifest_dir;
@@ -43,6 +52,7 @@ struct WaitControlPlaneInput {
   // GET of the kubelet healthz URL; the API server's /livez through the client.
   std::function<Result<std::string>(const std::string&)> http_get;
   std::function<Result<util::KubeClient*>()> client;
+  util::Events events = {};  // the waits, as events
 };
 
 // kubeadm's waiting: kubelet healthz, then the API server's /livez, with the [kubelet-check] and
