@@ -113,27 +113,18 @@ Status AddGeneralName(GENERAL_NAMES* names, int type, const std::string& bytes) 
   return Status();
 }
 
-// Go's order: DNS names, then IP addresses.
 Status AddSans(X509* cert, const std::vector<std::string>& dns,
                const std::vector<std::string>& ips) {
   if (dns.empty() && ips.empty()) return Status();
-  OsslPtr<GENERAL_NAMES> names(sk_GENERAL_NAME_new_null());
-  for (const auto& d : dns) KKADM_RETURN_IF_ERROR(AddGeneralName(names.get(), GEN_DNS, d));
-  for (const auto& text : ips) {
-    auto ip = ParseIp(text);
-    if (!ip) return InvalidArgument("invalid IP address in SANs: " + text);
-    KKADM_RETURN_IF_ERROR(AddGeneralName(names.get(), GEN_IPADD, *ip));
-  }
-  return AddExt(cert, NID_subject_alt_name, names.get(), false);
+  auto names = SubjectAltNames(dns, ips);
+  if (!names) return names.error();
+  return AddExt(cert, NID_subject_alt_name, names->get(), false);
 }
 
 Status SetSubjectAndValidity(X509* cert, const CertConfig& config) {
-  OsslPtr<X509_NAME> name(X509_NAME_new());
-  // Go's pkix.Name order: O before CN.
-  for (const auto& o : config.organizations) {
-    KKADM_RETURN_IF_ERROR(AddNameEntry(name.get(), NID_organizationName, o));
-  }
-  KKADM_RETURN_IF_ERROR(AddNameEntry(name.get(), NID_commonName, config.common_name));
+  auto subject = SubjectName(config.common_name, config.organizations);
+  if (!subject) return subject.error();
+  OsslPtr<X509_NAME> name = std::move(*subject);
   auto to_time = [](TimePoint t) { return std::chrono::system_clock::to_time_t(t); };
   if (X509_set_version(cert, X509_VERSION_3) != 1 || X509_set_subject_name(cert, name.get()) != 1 ||
       ASN1_TIME_set(X509_getm_notBefore(cert), to_time(config.not_before)) == nullptr ||
@@ -220,6 +211,30 @@ Result<Certificate> Issue(const Template& t, const PrivateKey& subject_key, cons
 }
 
 }  // namespace
+
+Result<OsslPtr<X509_NAME>> SubjectName(const std::string& common_name,
+                                       const std::vector<std::string>& organizations) {
+  OsslPtr<X509_NAME> name(X509_NAME_new());
+  // Go's pkix.Name order: O before CN.
+  for (const auto& o : organizations) {
+    KKADM_RETURN_IF_ERROR(AddNameEntry(name.get(), NID_organizationName, o));
+  }
+  KKADM_RETURN_IF_ERROR(AddNameEntry(name.get(), NID_commonName, common_name));
+  return name;
+}
+
+// Go's order: DNS names, then IP addresses.
+Result<OsslPtr<GENERAL_NAMES>> SubjectAltNames(const std::vector<std::string>& dns,
+                                               const std::vector<std::string>& ips) {
+  OsslPtr<GENERAL_NAMES> names(sk_GENERAL_NAME_new_null());
+  for (const auto& d : dns) KKADM_RETURN_IF_ERROR(AddGeneralName(names.get(), GEN_DNS, d));
+  for (const auto& text : ips) {
+    auto ip = ParseIp(text);
+    if (!ip) return InvalidArgument("invalid IP address in SANs: " + text);
+    KKADM_RETURN_IF_ERROR(AddGeneralName(names.get(), GEN_IPADD, *ip));
+  }
+  return names;
+}
 
 Result<Certificate> SelfSignCA(const CertConfig& config, const PrivateKey& key) {
   if (config.common_name.empty()) return InvalidArgument("must specify a CommonName");

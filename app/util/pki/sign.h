@@ -22,6 +22,15 @@ struct CertConfig {
   TimePoint not_after;
 };
 
+// The subject kubeadm's certificates and CSRs carry: O (each) then CN, as Go's pkix.Name orders
+// them, PrintableString where it can be.
+Result<OsslPtr<X509_NAME>> SubjectName(const std::string& common_name,
+                                       const std::vector<std::string>& organizations);
+// DNS names then IPs, as Go writes a subjectAltName; InvalidArgument for an IP that does not
+// parse.
+Result<OsslPtr<GENERAL_NAMES>> SubjectAltNames(const std::vector<std::string>& dns,
+                                               const std::vector<std::string>& ips);
+
 // A self-signed CA for `key`: subject CN (+O), DNS SAN = CN (the config's SANs are ignored, as in
 // client-go), KeyUsage DigitalSignature|KeyEncipherment|CertSign (critical), BasicConstraints
 // CA:TRUE (critical), SubjectKeyIdentifier, the given validity, SHA-256 (SHA-384 for P-384).
