@@ -34,8 +34,8 @@ kill_at_random "${KKADM_KILL_NODE_RANDOM:-6}" '^wait-control-plane'
 kill_at_delay $(($(kill_phase_start wait-control-plane) + 500))
 # The write-behind threads' renames and fsyncs, and the journal's fdatasync before the kubelet
 # starts (the 3rd falls in kubelet-finalize).
-kill_at_call rename 2
-kill_at_call rename 9
+kill_at_call renameat 2
+kill_at_call renameat 9
 kill_at_call fsync 5
 kill_at_call fdatasync 2
 kill_summary
