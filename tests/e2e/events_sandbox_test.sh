@@ -56,6 +56,8 @@ node_boot cp1 10.123.0.41 w1 10.123.0.42
 bootstrapTokens:
 - token: $TOKEN
 certificateKey: $KEY
+timeouts:
+  controlPlaneComponentHealthCheck: 3m30s
 ---
 apiVersion: kubeadm.k8s.io/v1beta4
 kind: ClusterConfiguration
@@ -78,6 +80,14 @@ done
 assert_eq "the first event" CommandStarted "$(head -1 "$WORK/init.jsonl" | python3 -c 'import json,sys; print(json.load(sys.stdin)["kind"])')"
 assert_eq "the last event succeeded" succeeded "$(field_of "$WORK/init.jsonl" CommandFinished command=init result)"
 assert_eq "wait for the API server ended ready" ready "$(field_of "$WORK/init.jsonl" WaitFinished what=api-server result)"
+# Per-phase waits: the limit is the configuration's timeouts, each failed probe a Retry.
+assert_eq "the API server's wait has timeouts.controlPlaneComponentHealthCheck" 210.0 \
+  "$(field_of "$WORK/init.jsonl" WaitStarted what=api-server timeoutSeconds)"
+assert_eq "the kubelet's wait has kubeadm's default" 240.0 \
+  "$(field_of "$WORK/init.jsonl" WaitStarted what=kubelet timeoutSeconds)"
+RETRY=$(grep -m1 '"kind":"Retry"' "$WORK/init.jsonl" || true)
+assert_contains "a retry says why (the kubelet or API server was not up at once)" "$RETRY" '"reason":"'
+assert_contains "the first retry is attempt 1" "$RETRY" '"attempt":1,'
 check "preflight: a check that passed" grep -q '"kind":"PreflightCheck".*"severity":"pass"' "$WORK/init.jsonl"
 assert_eq "the control-plane join command carries the certificate key" "$KEY" \
   "$(field_of "$WORK/init.jsonl" JoinCommand role=control-plane certificateKey)"
@@ -111,6 +121,10 @@ stop_on_failure
 validate_events "join's stdout" "$WORK/join.jsonl"
 assert_contains "join's banner on stderr" "$(cat "$WORK/join.err")" "This node has joined the cluster"
 assert_eq "join succeeded" succeeded "$(field_of "$WORK/join.jsonl" CommandFinished command=join result)"
+assert_eq "join waited for the TLS bootstrap for at most tlsBootstrap (5m)" 300.0 \
+  "$(field_of "$WORK/join.jsonl" WaitStarted what=tls-bootstrap timeoutSeconds)"
+assert_eq "the TLS bootstrap ended ready" ready "$(field_of "$WORK/join.jsonl" WaitFinished what=tls-bootstrap result)"
+assert_eq "join's kubelet became healthy" ready "$(field_of "$WORK/join.jsonl" WaitFinished what=kubelet result)"
 check "w1's kubelet.conf" test -s "$(node_root w1)/etc/kubernetes/kubelet.conf"
 check "Node w1 registered" wait_for 30 node_exec_on cp1 kubectl --kubeconfig "$R/etc/kubernetes/admin.conf" get node w1
 assert_not_contains "join's events hold no token secret" "$(cat "$WORK/join.jsonl")" "$SECRET"

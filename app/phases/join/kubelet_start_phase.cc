@@ -33,6 +33,7 @@ KubeletBootstrap JoinKubeletBootstrap(const JoinData& data, const JoinCluster& c
       .kubelet_health_check = t.kubelet_health_check,
       .tls_bootstrap = t.tls_bootstrap,
       .api_call = t.kubernetes_api_call,
+      .events = data.events,
   };
 }
 

@@ -49,19 +49,29 @@ Result<std::unique_ptr<util::KubeClient>> WaitForTlsBootstrap(util::Host& host, 
                                                               const KubeletBootstrap& in) {
   out.Line(kKubeletStartPrefix, "Waiting for the kubelet to perform the TLS Bootstrap");
   util::Clock& clock = host.clock;
-  const auto deadline = clock.Now() + in.tls_bootstrap;
-  while (true) {
+  const WaitReport report{in.events, "tls-bootstrap", in.kubelet_kubeconfig};
+  const auto start = clock.Now();
+  const auto deadline = start + in.tls_bootstrap;
+  ReportWaitStarted(report, in.tls_bootstrap);
+  for (int attempt = 1;; ++attempt) {
     auto client = util::KubeClientFromKubeconfigFile(host.net, host.fs, in.kubelet_kubeconfig,
                                                      {.clock = clock, .api_call = in.api_call});
-    if (client) return client;
     const auto now = clock.Now();
+    if (client) {
+      ReportWaitFinished(report, now - start, nullptr);
+      return client;
+    }
     if (now >= deadline) {
+      ReportWaitFinished(report, now - start, &client.error());
       return Unavailable(
           fmt::format("timed out waiting for the kubelet's TLS bootstrap after {}: {}",
                       FormatGoDuration(in.tls_bootstrap), client.error().message()));
     }
-    clock.Sleep(std::min(kTlsBootstrapPollInterval,
-                         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now)));
+    const auto pause =
+        std::min(kTlsBootstrapPollInterval,
+                 std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now));
+    ReportRetry(report, attempt, client.error(), pause);
+    clock.Sleep(pause);
   }
 }
 
@@ -93,8 +103,8 @@ Status BootstrapKubelet(util::Host& host, util::Printer& out, const KubeletStart
 
 Status RealKubeletBootstrapWaiter::WaitAndAnnotate(const KubeletBootstrap& in) {
   auto http_get = [this](const std::string& url) { return util::GetOk(host_.net, url); };
-  auto healthy =
-      WaitForKubelet(host_.clock, out_, http_get, in.healthz_url, in.kubelet_health_check);
+  auto healthy = WaitForKubelet(host_.clock, out_, http_get, in.healthz_url,
+                                in.kubelet_health_check, in.events);
   Result<std::unique_ptr<util::KubeClient>> client =
       healthy ? WaitForTlsBootstrap(host_, out_, in)
               : Result<std::unique_ptr<util::KubeClient>>(healthy.error());

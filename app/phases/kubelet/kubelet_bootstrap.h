@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/phases/kubelet/kubelet_start.h"
+#include "app/util/events.h"
 #include "app/util/host.h"
 #include "app/util/kubeconfig.h"
 #include "app/util/printer.h"
@@ -32,6 +33,7 @@ struct KubeletBootstrap {
   std::chrono::milliseconds kubelet_health_check{};  // timeouts.kubeletHealthCheck
   std::chrono::milliseconds tls_bootstrap{};         // timeouts.tlsBootstrap
   std::chrono::milliseconds api_call{};              // timeouts.kubernetesAPICall
+  util::Events events = {};                          // the waits, as events (docs/events.md)
 };
 
 // What kubelet-start waits for once the kubelet runs. The command builds one; the dry run's waits

@@ -56,32 +56,30 @@ double SecondsOf(std::chrono::nanoseconds d) {
          1000.0;
 }
 
-void ReportStart(const WaitReport* report, std::chrono::milliseconds timeout) {
-  if (report == nullptr) return;
-  report->events.Emit(
+}  // namespace
+
+void ReportWaitStarted(const WaitReport& report, std::chrono::milliseconds timeout) {
+  report.events.Emit(
       "WaitStarted",
-      {{"what", report->what}, {"target", report->target}, {"timeoutSeconds", SecondsOf(timeout)}});
+      {{"what", report.what}, {"target", report.target}, {"timeoutSeconds", SecondsOf(timeout)}});
 }
 
-void ReportRetry(const WaitReport* report, int attempt, const Status& cause,
+void ReportRetry(const WaitReport& report, int attempt, const Status& cause,
                  std::chrono::milliseconds pause) {
-  if (report == nullptr) return;
-  report->events.Emit("Retry", {{"what", report->what},
-                                {"attempt", attempt},
-                                {"reason", cause.message()},
-                                {"delaySeconds", SecondsOf(pause)}});
+  report.events.Emit("Retry", {{"what", report.what},
+                               {"attempt", attempt},
+                               {"reason", cause.message()},
+                               {"delaySeconds", SecondsOf(pause)}});
 }
 
-void ReportEnd(const WaitReport* report, std::chrono::nanoseconds waited, const Status* error) {
-  if (report == nullptr) return;
-  nlohmann::json fields = {{"what", report->what},
+void ReportWaitFinished(const WaitReport& report, std::chrono::nanoseconds waited,
+                        const Status* error) {
+  nlohmann::json fields = {{"what", report.what},
                            {"result", error == nullptr ? "ready" : "timeout"},
                            {"durationSeconds", SecondsOf(waited)}};
   if (error != nullptr) fields["error"] = error->message();
-  report->events.Emit("WaitFinished", std::move(fields));
+  report.events.Emit("WaitFinished", std::move(fields));
 }
-
-}  // namespace
 
 std::string KubeletTroubleshooting(const std::string& error) {
   return Fill(kKubeletTroubleshooting, "{ERROR}", error);
@@ -110,17 +108,17 @@ Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
                                                   const WaitReport* report) {
   const auto start = clock.Now();
   const auto deadline = start + timeout;
-  ReportStart(report, timeout);
+  if (report != nullptr) ReportWaitStarted(*report, timeout);
   for (int attempt = 1;; ++attempt) {
     Status status = probe();
     const auto now = clock.Now();
     const auto waited = std::chrono::duration_cast<std::chrono::nanoseconds>(now - start);
     if (status.ok()) {
-      ReportEnd(report, waited, nullptr);
+      if (report != nullptr) ReportWaitFinished(*report, waited, nullptr);
       return waited;
     }
     if (now >= deadline) {
-      ReportEnd(report, waited, &status);
+      if (report != nullptr) ReportWaitFinished(*report, waited, &status);
       return Unavailable(status.message());
     }
     // Never sleep past the deadline: the last probe happens at it.
@@ -128,7 +126,7 @@ Result<std::chrono::nanoseconds> PollUntilHealthy(util::Clock& clock,
         std::min(interval, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now) +
                                std::chrono::milliseconds(1));
     spdlog::debug("not healthy yet, probing again in {} ms: {}", pause.count(), status.message());
-    ReportRetry(report, attempt, status, pause);
+    if (report != nullptr) ReportRetry(*report, attempt, status, pause);
     clock.Sleep(pause);
   }
 }

@@ -24,9 +24,17 @@ std::string FormatGoDuration(std::chrono::nanoseconds d);
 // WaitFinished.
 struct WaitReport {
   util::Events events;
-  std::string what;    // "kubelet", "api-server"
+  std::string what;    // "kubelet", "api-server", "tls-bootstrap"
   std::string target;  // what is probed, e.g. the URL
 };
+
+// The events of a wait that polls by itself rather than through PollUntilHealthy. `attempt`
+// counts from 1; `error` is null when the wait ended with what it waited for.
+void ReportWaitStarted(const WaitReport& report, std::chrono::milliseconds timeout);
+void ReportRetry(const WaitReport& report, int attempt, const Status& cause,
+                 std::chrono::milliseconds pause);
+void ReportWaitFinished(const WaitReport& report, std::chrono::nanoseconds waited,
+                        const Status* error);
 
 // Calls `probe` until it succeeds, sleeping `interval` between calls through `clock`, for at most
 // `timeout`. Success: the time from the first call to the healthy answer. Failure: the last
