@@ -18,7 +18,7 @@ bool LooksSecret(std::string_view word) {
 }
 
 // The fields whose free text may quote a secret the code that wrote it did not know of.
-constexpr const char* kFreeTextFields[] = {"error", "message"};
+constexpr const char* kFreeTextFields[] = {"error", "message", "reason"};
 
 }  // namespace
 

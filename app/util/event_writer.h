@@ -28,8 +28,9 @@ class EventWriter final : public EventSink {
 
   // Writes {"apiVersion", "kind", "time", "command", then the fields} and flushes each stream, so
   // a reader sees the event as it happens and a killed run leaves whole lines. Unless secrets are
-  // shown, a secret field's string becomes "<redacted>" and the "error" and "message" fields have
-  // their bootstrap tokens and certificate keys redacted (an error may quote one).
+  // shown, a secret field's string becomes "<redacted>" and the free text of the "error",
+  // "message" and "reason" fields has its bootstrap tokens and certificate keys redacted (an error
+  // may quote one).
   void Emit(std::string_view kind, nlohmann::json fields,
             const std::vector<std::string>& secrets) override;
 

@@ -59,9 +59,13 @@ TEST(EventWriterTest, TokensAndKeysQuotedInErrorsAreRedactedButPinsInOtherFields
   writer.AddStream(out);
   const std::string pin = "sha256:" + std::string(64, 'b');
   writer.Emit("CommandFinished",
-              {{"error", std::string("token ") + kToken + ". key " + kKey}, {"pin", pin}}, {});
+              {{"error", std::string("token ") + kToken + ". key " + kKey},
+               {"reason", std::string("bad ") + kToken},
+               {"pin", pin}},
+              {});
   const nlohmann::json event = nlohmann::json::parse(out.str());
   EXPECT_EQ(event["error"], "token <redacted>. key <redacted>");
+  EXPECT_EQ(event["reason"], "bad <redacted>");
   EXPECT_EQ(event["pin"], pin);
 }
 
