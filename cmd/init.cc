@@ -63,6 +63,7 @@ InitCommand::InitCommand(CommandContext& context)
       machine_(std::make_unique<util::RealMachine>()),
       runner_(InitPhases(data_)) {
   RegisterInitFlags(flags_, options_);
+  RegisterHookFlags(flags_, hook_options_);
   event_output_.RegisterFlags(flags_);
   runner_.SetDataInitializer([this] { return MakeInitData(); });
   runner_.SetUnknownNameHint(util::DidYouMeanHint);
@@ -75,6 +76,7 @@ void InitCommand::Bind(CLI::App& parent) {
   options.use = "init";
   options.phase_commands_now = context_.global.all_commands_now;
   options.every_phase_flags = EventOutput::FlagNames();
+  AppendHookFlagNames(options.every_phase_flags);
   options.on_done = [this](const Status& s, const std::string& phase) {
     const Status synced = SyncNodeFiles(host_.get(), s);
     Done(synced, phase);
@@ -149,6 +151,14 @@ Status InitCommand::MakeSeams() {
   journaled_ = std::move(*journaled);
   observers_.Add(journaled_->observer());
   event_output_.Observe(observers_);
+  KKADM_RETURN_IF_ERROR(
+      hooks_.Attach(hook_options_,
+                    HookFacts("init", context_.global.rootfs, data_.dry_run, options_.config_path,
+                              {{"adminKubeconfig", options_.kubeconfig_path},
+                               {"kubeconfigDir", options_.kubeconfig_dir},
+                               {"certificatesDir", data_.cert_dir()},
+                               {"manifestsDir", data_.manifest_dir}}),
+                    host_->host().fs, printer_, observers_));
   runner_.SetObserver(&observers_);
   data_.events = event_output_.events();
   data_.host = &journaled_->host();

@@ -86,6 +86,7 @@ JoinCommand::JoinCommand(CommandContext& context)
       machine_(std::make_unique<util::RealMachine>()),
       runner_(JoinPhases(data_)) {
   RegisterJoinFlags(flags_, options_);
+  RegisterHookFlags(flags_, hook_options_);
   event_output_.RegisterFlags(flags_);
   runner_.SetDataInitializer([this] { return MakeJoinData(); });
   runner_.SetUnknownNameHint(util::DidYouMeanHint);
@@ -98,6 +99,7 @@ void JoinCommand::Bind(CLI::App& parent) {
   options.use = "join [api-server-endpoint | join-token]";
   options.phase_commands_now = context_.global.all_commands_now;
   options.every_phase_flags = EventOutput::FlagNames();
+  AppendHookFlagNames(options.every_phase_flags);
   options.on_done = [this, cmd](const Status& outcome, const std::string& phase) {
     Status s = SyncNodeFiles(host_.get(), outcome);
     if (!s.ok() || !cmd->got_subcommand("phase")) Done(s, phase);  // one phase: no banner
@@ -173,6 +175,13 @@ Status JoinCommand::MakeSeams() {
   journaled_ = std::move(*journaled);
   observers_.Add(journaled_->observer());
   event_output_.Observe(observers_);
+  KKADM_RETURN_IF_ERROR(
+      hooks_.Attach(hook_options_,
+                    HookFacts("join", context_.global.rootfs, data_.dry_run, options_.config_path,
+                              {{"adminKubeconfig", data_.admin_kubeconfig_path()},
+                               {"kubeletKubeconfig", data_.kubelet_kubeconfig_path()},
+                               {"manifestsDir", data_.manifest_dir}}),
+                    host_->host().fs, printer_, observers_));
   runner_.SetObserver(&observers_);
   data_.events = event_output_.events();
   data_.host = &journaled_->host();

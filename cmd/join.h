@@ -16,6 +16,7 @@
 #include "cmd/cluster_access.h"
 #include "cmd/context.h"
 #include "cmd/event_output.h"
+#include "cmd/hook_flags.h"
 #include "cmd/host_factory.h"
 #include "cmd/join_options.h"
 #include "cmd/journaled_host.h"
@@ -57,6 +58,8 @@ class JoinCommand {
   workflow::FlagSet flags_;
   // What watches the run, outermost first: the journal (and later progress events, hooks).
   workflow::ObserverChain observers_;
+  HookOptions hook_options_;
+  CommandHooks hooks_;  // innermost of observers_
   workflow::Runner runner_;
 };
 

@@ -52,6 +52,7 @@ ResetCommand::ResetCommand(CommandContext& context, ResetSeams seams)
       seams_(WithDefaults(std::move(seams))),
       runner_(ResetPhases(data_)) {
   RegisterResetFlags(flags_, options_);
+  RegisterHookFlags(flags_, hook_options_);
   event_output_.RegisterFlags(flags_);
   runner_.SetDataInitializer([this] { return MakeResetData(); });
   runner_.SetUnknownNameHint(util::DidYouMeanHint);
@@ -65,6 +66,7 @@ void ResetCommand::Bind(CLI::App& parent) {
   options.use = "reset";
   options.phase_commands_now = context_.global.all_commands_now;
   options.every_phase_flags = EventOutput::FlagNames();
+  AppendHookFlagNames(options.every_phase_flags);
   options.on_done = [this](const Status& s, const std::string& phase) {
     const Status synced = SyncNodeFiles(host_.get(), s);
     Done(synced, phase);
@@ -116,7 +118,10 @@ Status ResetCommand::MakeResetData() {
       data_.cfg.certificates_dir == "/etc/kubernetes/pki") {
     data_.cert_dir = data_.cluster->certificates_dir;
   }
-  return Status();
+  return hooks_.Attach(hook_options_,
+                       HookFacts("reset", context_.global.rootfs, data_.dry_run,
+                                 options_.config_path, {{"certificatesDir", data_.cert_dir}}),
+                       host_->host().fs, printer_, observers_);
 }
 
 Status ResetCommand::MakeSeams() {

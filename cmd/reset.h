@@ -16,6 +16,7 @@
 #include "app/workflow/runner.h"
 #include "cmd/context.h"
 #include "cmd/event_output.h"
+#include "cmd/hook_flags.h"
 #include "cmd/host_factory.h"
 #include "cmd/reset_journal.h"
 #include "cmd/reset_options.h"
@@ -63,6 +64,8 @@ class ResetCommand {
   workflow::FlagSet flags_;
   // What watches the run, outermost first: the journal (and later progress events, hooks).
   workflow::ObserverChain observers_;
+  HookOptions hook_options_;
+  CommandHooks hooks_;  // innermost of observers_
   workflow::Runner runner_;
 };
 
