@@ -4,42 +4,15 @@
 #include <algorithm>
 #include <utility>
 
-#include "app/util/ascii.h"
-#include "app/util/bootstrap_token_syntax.h"
 #include "app/util/rfc3339.h"
 
 namespace kkadm::util {
 namespace {
 
-bool IsSecretWordCharacter(char c) { return IsLowerAlnum(c) || c == '.'; }
-
-bool LooksSecret(std::string_view word) {
-  return IsBootstrapToken(word) || (word.size() >= 64 && AllOf(word, IsLowerHexDigit));
-}
-
 // The fields whose free text may quote a secret the code that wrote it did not know of.
 constexpr const char* kFreeTextFields[] = {"error", "message", "reason"};
 
 }  // namespace
-
-std::string RedactSecretWords(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    std::size_t end = i;
-    while (end < text.size() && IsSecretWordCharacter(text[end])) ++end;
-    if (end == i) {
-      out += text[i++];
-      continue;
-    }
-    const std::string_view word = text.substr(i, end - i);
-    // A full stop that ends a sentence is not part of the token before it.
-    const std::string_view core = word.substr(0, word.find_last_not_of('.') + 1);
-    out +=
-        LooksSecret(core) ? kRedacted + std::string(word.substr(core.size())) : std::string(word);
-    i = end;
-  }
-  return out;
-}
 
 EventWriter::EventWriter(const Clock& clock, std::string command, bool show_secrets)
     : clock_(clock), command_(std::move(command)), show_secrets_(show_secrets) {}

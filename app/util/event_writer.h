@@ -11,12 +11,12 @@
 
 #include "app/util/clock.h"
 #include "app/util/events.h"
+#include "app/util/secret_words.h"
 #include "app/util/status.h"
 
 namespace kkadm::util {
 
 inline constexpr const char* kEventApiVersion = "output.kkadm.io/v1alpha1";
-inline constexpr const char* kRedacted = "<redacted>";
 
 class EventWriter final : public EventSink {
  public:
@@ -40,10 +40,6 @@ class EventWriter final : public EventSink {
   bool show_secrets_;
   std::vector<std::ostream*> streams_;
 };
-
-// `text` with every word that is a bootstrap token ("abcdef.0123456789abcdef") or looks like a
-// certificate key (64 or more lower-case hex digits) replaced by "<redacted>".
-std::string RedactSecretWords(std::string_view text);
 
 // Creates or truncates the event file at `path` (a path of this machine, not of the node), mode
 // 0600 when it is created: with --show-secrets it holds the join token. Unavailable naming the

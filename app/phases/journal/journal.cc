@@ -4,10 +4,9 @@
 #include <algorithm>
 
 #include "app/phases/journal/fingerprint.h"
-#include "app/util/ascii.h"
-#include "app/util/bootstrap_token_syntax.h"
 #include "app/util/crypto.h"
 #include "app/util/rfc3339.h"
+#include "app/util/secret_words.h"
 
 namespace kkadm::phases::journal {
 namespace {
@@ -21,31 +20,6 @@ void AddOnce(std::vector<std::string>& list, const std::string& item) {
 std::string Text(const nlohmann::json& record, const char* key) {
   auto it = record.find(key);
   return it != record.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-bool IsWordCharacter(char c) { return util::IsAsciiDigit(c) || (c >= 'a' && c <= 'z') || c == '.'; }
-
-// `text` with each word that is a bootstrap token or looks like a certificate key (64 or more
-// lower-case hex characters) replaced: an error message may quote one, and the journal keeps no
-// secret.
-std::string Redacted(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    std::size_t end = i;
-    while (end < text.size() && IsWordCharacter(text[end])) ++end;
-    if (end == i) {
-      out += text[i++];
-      continue;
-    }
-    const std::string_view word = text.substr(i, end - i);
-    const std::string_view core = word.substr(0, word.find_last_not_of('.') + 1);  // a full stop
-    const bool secret =
-        util::IsBootstrapToken(core) ||
-        (core.size() >= 64 && std::all_of(core.begin(), core.end(), util::IsLowerHexDigit));
-    out += secret ? "<redacted>" + std::string(word.substr(core.size())) : std::string(word);
-    i = end;
-  }
-  return out;
 }
 
 PhaseState StateNamed(const std::string& name) {
@@ -309,7 +283,7 @@ void Journal::PhaseEnded(PhaseState state, const std::string& error) {
   nlohmann::json record = {{"record", "phase"}, {"command", command_},
                            {"phase", current_}, {"state", StateName(state)},
                            {"time", Now()},     {"files", std::move(files)}};
-  if (!error.empty()) record["error"] = Redacted(error);
+  if (!error.empty()) record["error"] = util::RedactSecretWords(error);
   ended_.push_back(std::move(record));
   current_.clear();
   current_files_.clear();
