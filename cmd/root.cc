@@ -16,6 +16,7 @@
 #include "app/util/printable.h"
 #include "app/util/printer.h"
 #include "cmd/command_tree.h"
+#include "cmd/certs.h"
 #include "cmd/completion.h"
 #include "cmd/config.h"
 #include "cmd/context.h"
@@ -24,6 +25,7 @@
 #include "cmd/images.h"
 #include "cmd/init.h"
 #include "cmd/join.h"
+#include "cmd/kubeconfig_user.h"
 #include "cmd/release_versions.h"
 #include "cmd/reset.h"
 #include "cmd/status.h"
@@ -143,6 +145,8 @@ int Main(int argc, char** argv) {
   AddConfigCommand(app, context);
   AddImagesCommand(*app.get_subcommand("config"), context);
   AddTokenCommand(app, context, TokenHost(context));
+  AddCertsCommand(app, context);
+  AddKubeconfigCommand(app, context);
   AddStatusCommand(app, context);
   AddVersionCommand(app, context);
   AddCompletionCommand(app, context);

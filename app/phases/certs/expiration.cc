@@ -1,9 +1,12 @@
 // Expiry of the node's certificates, read and printed as kubeadm's check-expiration does.
 #include "app/phases/certs/expiration.h"
 
+#include <fmt/format.h>
+
 #include <ctime>
 
 #include "app/util/duration.h"
+#include "app/util/kubeconfig.h"
 #include "app/util/pki/pki_files.h"
 #include "app/util/rfc3339.h"
 #include "app/util/tab_writer.h"
@@ -115,6 +118,29 @@ nlohmann::ordered_json ExpirationDocument(const ExpirationInfo& info, TimePoint 
     doc["certificateAuthorities"].push_back(EntryDocument(e, now));
   }
   return doc;
+}
+
+std::optional<std::string> KubeletRotationWarning(const RenewalEnv& env, TimePoint now) {
+  constexpr char kRotated[] = "/var/lib/kubelet/pki/kubelet-client-current.pem";
+  const std::string path = env.kubeconfig_dir + "/kubelet.conf";
+  auto data = env.fs.ReadFile(path);
+  if (!data) return std::nullopt;
+  auto config = util::DecodeKubeconfig(*data);
+  if (!config || config->CurrentUser() == nullptr) return std::nullopt;
+  const util::KubeconfigUser& user = *config->CurrentUser();
+  if (user.client_certificate == kRotated && user.client_key == kRotated) return std::nullopt;
+  std::string expiry;
+  if (auto cert = util::pki::Certificate::ParsePem(user.client_certificate_data)) {
+    ExpirationEntry entry{.name = "kubelet.conf", .expires = cert->NotAfter()};
+    expiry = fmt::format(" Its embedded client certificate expires {} ({}).",
+                         ExpiryDate(cert->NotAfter()), ResidualText(entry, now));
+  }
+  return fmt::format(
+      "WARNING: {} does not point at {}: the kubelet's client certificate is not rotated, and "
+      "neither kkadm nor kubeadm renews it.{} See "
+      "https://kubernetes.io/docs/tasks/administer-cluster/kubeadm/kubeadm-certs/"
+      "#kubelet-client-cert",
+      path, kRotated, expiry);
 }
 
 }  // namespace kkadm::phases::certs

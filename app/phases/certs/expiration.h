@@ -17,7 +17,7 @@ namespace kkadm::phases::certs {
 struct ExpirationEntry {
   std::string name;
   std::optional<std::chrono::system_clock::time_point> expires;  // nullopt when missing
-  std::string ca_name;                                          // empty for a CA
+  std::string ca_name;                                           // empty for a CA
   bool externally_managed = false;
   bool missing = false;
 };
@@ -44,5 +44,14 @@ std::string ExpirationText(const ExpirationInfo& info, std::chrono::system_clock
 // The CertificateExpirationInfo document, keys in kubeadm's order (json prints it so; yaml sorts).
 nlohmann::ordered_json ExpirationDocument(const ExpirationInfo& info,
                                           std::chrono::system_clock::time_point now);
+
+// kubeadm's users find out when kubelet.conf expires (kubernetes/kubeadm#2054): neither renew nor
+// check-expiration covers it, because the kubelet rotates its own client certificate, which
+// kubelet.conf then names (/var/lib/kubelet/pki/kubelet-client-current.pem). A warning when
+// <kubeconfig dir>/kubelet.conf exists and its current user does not point there (it embeds a
+// certificate or names another file), with the embedded certificate's expiry when it has one;
+// nullopt otherwise, also when the file does not parse (check-expiration is not about it).
+std::optional<std::string> KubeletRotationWarning(const RenewalEnv& env,
+                                                  std::chrono::system_clock::time_point now);
 
 }  // namespace kkadm::phases::certs

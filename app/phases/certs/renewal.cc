@@ -42,8 +42,8 @@ std::vector<RenewalItem> AllItems() {
   std::vector<RenewalItem> items;
   for (const CertSpec& spec : CertList()) {
     if (spec.IsCa()) continue;
-    items.push_back({spec.name, spec.long_name, spec.ca_name, CaBaseOf(spec.ca_name),
-                     spec.base_name});
+    items.push_back(
+        {spec.name, spec.long_name, spec.ca_name, CaBaseOf(spec.ca_name), spec.base_name});
   }
   for (const KubeconfigItem& k : kKubeconfigItems) {
     items.push_back({k.file, k.long_name, "ca", "ca", ""});

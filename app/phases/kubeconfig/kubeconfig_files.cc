@@ -70,7 +70,10 @@ Result<util::Kubeconfig> ValidateExisting(const std::string& path, const std::st
   return current;
 }
 
-Result<std::string> BuildWithClientCert(const KubeconfigSpec& spec, KubeconfigEnv& env) {
+}  // namespace
+
+Result<std::string> BuildWithClientCert(const KubeconfigSpec& spec, KubeconfigEnv& env,
+                                        util::Clock::TimePoint not_after) {
   auto ca = util::pki::LoadCertificateAuthority(env.fs, env.cert_dir(), "ca");
   if (!ca) return ca.error().Wrap("couldn't create a kubeconfig; the CA files couldn't be loaded");
   util::pki::CertConfig config;
@@ -78,7 +81,7 @@ Result<std::string> BuildWithClientCert(const KubeconfigSpec& spec, KubeconfigEn
   config.organizations = spec.organizations;
   config.usages = {util::pki::ExtKeyUsage::kClientAuth};
   config.not_before = env.clock.Now() - std::chrono::minutes(5);
-  config.not_after = env.clock.Now() + env.cfg.cluster.certificate_validity_period;
+  config.not_after = not_after;
   auto key = env.keys ? env.keys->TakeOrGenerate(spec.file_name, KeyType(env))
                       : util::pki::PrivateKey::Generate(KeyType(env));
   if (!key) return key.error().Wrap("unable to create private key");
@@ -93,7 +96,6 @@ Result<std::string> BuildWithClientCert(const KubeconfigSpec& spec, KubeconfigEn
   return util::EncodeKubeconfig(k);
 }
 
-}  // namespace
 
 const std::vector<std::string>& KubeconfigFileNames() {
   static const std::vector<std::string> kNames = {kAdminConf, kSuperAdminConf, kKubeletConf,
@@ -179,7 +181,8 @@ Status CreateKubeconfigFile(const std::string& file_name, KubeconfigEnv& env) {
     env.out.Line("kubeconfig", fmt::format("Using existing kubeconfig file: \"{}\"", path));
     return Status();
   }
-  auto yaml = BuildWithClientCert(*spec, env);
+  auto yaml =
+      BuildWithClientCert(*spec, env, env.clock.Now() + env.cfg.cluster.certificate_validity_period);
   if (!yaml) return yaml.error();
   env.out.Line("kubeconfig", fmt::format("Writing \"{}\" kubeconfig file", file_name));
   return env.fs.WriteFile(path, *yaml, 0600)

@@ -58,6 +58,12 @@ struct KubeconfigEnv {
   const std::string& cert_dir() const { return cfg.cluster.certificates_dir; }
 };
 
+// A kubeconfig (YAML) for `spec` with a new client certificate signed by the CA of the
+// certificate directory (which needs its key), valid until `not_after`; `kubeconfig user` prints
+// it, CreateKubeconfigFile writes it.
+Result<std::string> BuildWithClientCert(const KubeconfigSpec& spec, KubeconfigEnv& env,
+                                        util::Clock::TimePoint not_after);
+
 // Writes `file_name` ("[kubeconfig] Writing "admin.conf" kubeconfig file") or reuses it
 // ("[kubeconfig] Using existing kubeconfig file: "/etc/kubernetes/admin.conf""). Needs ca.crt and
 // ca.key to write. FailedPrecondition "a kubeconfig file "<path>" exists already but has got the

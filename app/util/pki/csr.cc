@@ -9,7 +9,8 @@ namespace kkadm::util::pki {
 namespace {
 
 using RequestPtr = std::unique_ptr<X509_REQ, decltype(&X509_REQ_free)>;
-using ExtensionsPtr = std::unique_ptr<STACK_OF(X509_EXTENSION), void (*)(STACK_OF(X509_EXTENSION)*)>;
+using ExtensionsPtr =
+    std::unique_ptr<STACK_OF(X509_EXTENSION), void (*)(STACK_OF(X509_EXTENSION)*)>;
 
 void FreeExtensions(STACK_OF(X509_EXTENSION) * extensions) {
   sk_X509_EXTENSION_pop_free(extensions, X509_EXTENSION_free);

@@ -14,9 +14,8 @@ const auto kNow = *util::ParseRfc3339("2025-12-31T23:36:00Z", util::Rfc3339Case:
 
 ExpirationInfo Sample() {
   ExpirationInfo info;
-  info.certificates.push_back({.name = "admin.conf",
-                               .expires = kNow + hours(24 * 365) - seconds(30),
-                               .ca_name = "ca"});
+  info.certificates.push_back(
+      {.name = "admin.conf", .expires = kNow + hours(24 * 365) - seconds(30), .ca_name = "ca"});
   info.certificates.push_back({.name = "apiserver-etcd-client",
                                .expires = kNow - hours(2),
                                .ca_name = "etcd-ca",
@@ -28,19 +27,20 @@ ExpirationInfo Sample() {
 }
 
 TEST(ExpirationTest, TextIsKubeadmsTwoTables) {
-  EXPECT_EQ(ExpirationText(Sample(), kNow),
-            "CERTIFICATE                  EXPIRES                  RESIDUAL TIME   "
-            "CERTIFICATE AUTHORITY   EXTERNALLY MANAGED\n"
-            "admin.conf                   Dec 31, 2026 23:35 UTC   364d            "
-            "ca                      no      \n"
-            "apiserver-etcd-client        Dec 31, 2025 21:36 UTC   <invalid>       "
-            "etcd-ca                 yes     \n"
-            "!MISSING! super-admin.conf                                            "
-            "                        \n"
-            "\n"
-            "CERTIFICATE AUTHORITY      EXPIRES                  RESIDUAL TIME   EXTERNALLY MANAGED\n"
-            "ca                         Dec 29, 2035 23:35 UTC   9y              no      \n"
-            "!MISSING! front-proxy-ca                                            \n");
+  EXPECT_EQ(
+      ExpirationText(Sample(), kNow),
+      "CERTIFICATE                  EXPIRES                  RESIDUAL TIME   "
+      "CERTIFICATE AUTHORITY   EXTERNALLY MANAGED\n"
+      "admin.conf                   Dec 31, 2026 23:35 UTC   364d            "
+      "ca                      no      \n"
+      "apiserver-etcd-client        Dec 31, 2025 21:36 UTC   <invalid>       "
+      "etcd-ca                 yes     \n"
+      "!MISSING! super-admin.conf                                            "
+      "                        \n"
+      "\n"
+      "CERTIFICATE AUTHORITY      EXPIRES                  RESIDUAL TIME   EXTERNALLY MANAGED\n"
+      "ca                         Dec 29, 2035 23:35 UTC   9y              no      \n"
+      "!MISSING! front-proxy-ca                                            \n");
 }
 
 TEST(ExpirationTest, ResidualTimeIsInWholeSecondsAndNegativeOnceExpired) {

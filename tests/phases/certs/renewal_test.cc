@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "app/phases/certs/certs.h"
+#include "app/phases/certs/expiration.h"
 #include "app/phases/kubeconfig/kubeconfig_files.h"
 #include "app/util/kubeconfig.h"
 #include "app/util/pki/pki_files.h"
@@ -43,8 +44,7 @@ TEST(RenewalTest, ItemsAreKubeadmsElevenNamesSorted) {
             (std::vector<std::string>{"admin.conf", "apiserver", "apiserver-etcd-client",
                                       "apiserver-kubelet-client", "controller-manager.conf",
                                       "etcd-healthcheck-client", "etcd-peer", "etcd-server",
-                                      "front-proxy-client", "scheduler.conf",
-                                      "super-admin.conf"}));
+                                      "front-proxy-client", "scheduler.conf", "super-admin.conf"}));
   EXPECT_EQ(Names(RenewalItems(true)),
             (std::vector<std::string>{"admin.conf", "apiserver", "apiserver-kubelet-client",
                                       "controller-manager.conf", "front-proxy-client",
@@ -114,8 +114,8 @@ TEST(RenewalTest, KubeconfigWithoutEmbeddedClientCertificateIsAnError) {
   auto config = *util::DecodeKubeconfig(node.Read("/etc/kubernetes/admin.conf"));
   config.users[0].client_certificate_data.clear();
   config.users[0].client_certificate = "/etc/kubernetes/pki/admin.crt";
-  ASSERT_TRUE(node.fs.WriteFile("/etc/kubernetes/admin.conf", util::EncodeKubeconfig(config), 0600)
-                  .ok());
+  ASSERT_TRUE(
+      node.fs.WriteFile("/etc/kubernetes/admin.conf", util::EncodeKubeconfig(config), 0600).ok());
   auto outcome = RenewItem(*FindRenewalItem("admin.conf"), node.Env());
   ASSERT_FALSE(outcome.has_value());
   EXPECT_EQ(outcome.error().message(),
@@ -141,6 +141,32 @@ TEST(RenewalTest, InterruptedRenewalIsCompletedWithTheMatchingPair) {
   EXPECT_EQ(node.TakeOutput(),
             "[renew] Completed the interrupted renewal of the certificate for serving the "
             "Kubernetes API\n");
+}
+
+}  // namespace
+}  // namespace kkadm::phases::certs
+
+namespace kkadm::phases::certs {
+namespace {
+
+TEST(KubeletRotationWarningTest, WarnsUntilKubeletConfPointsAtTheRotatedCertificate) {
+  RenewalNode node;
+  EXPECT_FALSE(KubeletRotationWarning(node.Env(), node.clock.Now()).has_value());
+  kubeconfig::KubeconfigEnv kc{node.data.cfg, node.fs, node.printer, node.clock, "/etc/kubernetes"};
+  ASSERT_TRUE(kubeconfig::CreateKubeconfigFile(kubeconfig::kKubeletConf, kc).ok());
+  auto warning = KubeletRotationWarning(node.Env(), node.clock.Now());
+  ASSERT_TRUE(warning.has_value());
+  EXPECT_NE(warning->find("WARNING: /etc/kubernetes/kubelet.conf does not point at "
+                          "/var/lib/kubelet/pki/kubelet-client-current.pem"),
+            std::string::npos);
+  EXPECT_NE(warning->find("Its embedded client certificate expires"), std::string::npos);
+  auto config = *util::DecodeKubeconfig(node.Read("/etc/kubernetes/kubelet.conf"));
+  config.users[0] = {.name = config.users[0].name,
+                     .client_certificate = "/var/lib/kubelet/pki/kubelet-client-current.pem",
+                     .client_key = "/var/lib/kubelet/pki/kubelet-client-current.pem"};
+  ASSERT_TRUE(
+      node.fs.WriteFile("/etc/kubernetes/kubelet.conf", util::EncodeKubeconfig(config), 0600).ok());
+  EXPECT_FALSE(KubeletRotationWarning(node.Env(), node.clock.Now()).has_value());
 }
 
 }  // namespace

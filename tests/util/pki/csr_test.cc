@@ -39,8 +39,10 @@ TEST(CsrTest, CarriesSubjectAndSansAndVerifies) {
     const std::string text = OpenSslText(*pem);
     EXPECT_NE(text.find("verify OK"), std::string::npos) << text;
     EXPECT_NE(text.find("subject=CN=kube-apiserver,O=b,O=a"), std::string::npos) << text;
-    EXPECT_NE(text.find("DNS:kubernetes, DNS:node-1, IP Address:10.96.0.1, IP Address:FD00:0:0:0:0:0:0:1"),
-              std::string::npos)
+    EXPECT_NE(
+        text.find(
+            "DNS:kubernetes, DNS:node-1, IP Address:10.96.0.1, IP Address:FD00:0:0:0:0:0:0:1"),
+        std::string::npos)
         << text;
   }
 }
