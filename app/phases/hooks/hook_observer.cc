@@ -13,7 +13,8 @@ namespace {
 
 constexpr std::size_t kStderrLines = 10;
 
-// The last kStderrLines lines of `text`, each indented on a line of its own.
+// The last kStderrLines lines of `text`, each indented by two spaces on a line of its own (a tab
+// would be shown escaped: kkadm prints errors with control characters escaped).
 std::string LastLines(const std::string& text, bool cut) {
   std::vector<std::string> lines;
   std::istringstream in(text);
@@ -21,7 +22,7 @@ std::string LastLines(const std::string& text, bool cut) {
   if (cut && !lines.empty()) lines.erase(lines.begin());  // the first may be a line's end only
   const std::size_t from = lines.size() > kStderrLines ? lines.size() - kStderrLines : 0;
   std::string out;
-  for (std::size_t i = from; i < lines.size(); ++i) out += "\n\t" + lines[i];
+  for (std::size_t i = from; i < lines.size(); ++i) out += "\n  " + lines[i];
   return out;
 }
 
@@ -128,6 +129,9 @@ Status HookObserver::RunHooks(std::string_view phase, Stage stage,
   Result<std::vector<Hook>> hooks =
       FindHooks(fs_, HookDirectory(facts_.hooks_dir, facts_.command, stage, phase));
   if (!hooks) return hooks.error().Wrap(label + " hooks");
+  // A hook must find the node's files as the phases left them: the certificate and kubeconfig
+  // phases write behind, and HostPath waits for every write below the path it is given.
+  if (!hooks->empty() && !facts_.dry_run) static_cast<void>(fs_.HostPath("/"));
   for (const Hook& hook : *hooks) {
     if (facts_.dry_run) {
       out_.Line("hooks", fmt::format("Would run {} hook {}", label, hook.path));

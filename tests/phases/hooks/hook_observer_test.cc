@@ -134,8 +134,8 @@ TEST_F(HookObserverTest, AFailingPreHookFailsItsPhaseWithItsNameAndStderr) {
   EXPECT_EQ(status.message(),
             "error execution phase b: pre-b hook \"10-fails\" "
             "(/etc/kkadm/hooks.d/init/pre-b.d/10-fails) exited with status 3; the end of its "
-            "stderr:\n\tline 3\n\tline 4\n\tline 5\n\tline 6\n\tline 7\n\tline 8\n\tline 9\n\t"
-            "line 10\n\tline 11\n\tline 12");
+            "stderr:\n  line 3\n  line 4\n  line 5\n  line 6\n  line 7\n  line 8\n  line 9\n  "
+            "line 10\n  line 11\n  line 12");
   EXPECT_EQ(*log_, (Log{"a", "hook pre-b.d/10-fails", "hook post.d/10-told"}));
   auto told = nlohmann::json::parse(runner_.requests.back().input);
   EXPECT_EQ(told["result"], "Failed");
