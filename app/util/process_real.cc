@@ -97,11 +97,14 @@ struct Stream {
       *cut = true;
     }
     partial.append(data);
+    // A line longer than kMaxLine comes in pieces, however much one read brought: a newline
+    // found beyond the bound ends a later piece.
     for (std::size_t nl;
          (nl = partial.find('\n')) != std::string::npos || partial.size() > kMaxLine;) {
-      const std::size_t len = nl == std::string::npos ? kMaxLine : nl;
+      const bool whole = nl != std::string::npos && nl <= kMaxLine;
+      const std::size_t len = whole ? nl : kMaxLine;
       if (request.on_line) request.on_line(which, std::string_view(partial).substr(0, len));
-      partial.erase(0, nl == std::string::npos ? len : len + 1);
+      partial.erase(0, whole ? len + 1 : len);
     }
   }
   void Finish(const ProcessRequest& request) {

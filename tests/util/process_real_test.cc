@@ -117,6 +117,15 @@ TEST(RealProcessRunnerTest, LinesAreHandedOnPerStreamAndTheOutputIsBounded) {
   EXPECT_TRUE(outcome.out_cut);
   EXPECT_EQ(outcome.out.substr(outcome.out.size() - 5), "last\n");
   EXPECT_EQ(longest, 4096u);  // a long line comes in pieces
+
+  // Also when one read brings a long line and its end (one write of 6,001 bytes, read at once).
+  ProcessRequest one_write = Shell("python3 -c 'import os; os.write(1, b\"b\" * 6000 + b\"\\n\")'");
+  std::vector<std::size_t> sizes;
+  one_write.on_line = [&sizes](ProcessStream, std::string_view line) {
+    sizes.push_back(line.size());
+  };
+  RunOk(one_write);
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{4096u, 1904u}));
 }
 
 TEST(RealProcessRunnerTest, TheProgramLeadsAProcessGroupOfItsOwn) {
