@@ -1,9 +1,9 @@
-// Kubeconfig encoding (client-go's layout), decoding (yaml-cpp) and API server URL helpers.
+// Kubeconfig encoding (client-go's layout), decoding (the one YAML reader) and API server URL
+// helpers.
 #include "app/util/kubeconfig.h"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
@@ -67,48 +67,67 @@ void EncodeUsers(std::string& out, const std::vector<KubeconfigUser>& users) {
   }
 }
 
-std::string Str(const YAML::Node& node, const char* key) {
-  const YAML::Node v = node[key];
-  if (!v || v.IsNull()) return std::string();
-  if (!v.IsScalar()) throw YAML::Exception(v.Mark(), std::string(key) + " must be a string");
-  return v.as<std::string>();
-}
+// Reads a kubeconfig's fields from the one YAML reader's value as client-go decodes them: an
+// absent or null field is empty, a string field holding anything but a string (or a boolean one
+// anything but a boolean) is an error, the first of which is kept.
+class FieldReader {
+ public:
+  const nlohmann::json& At(const nlohmann::json& node, const char* key) {
+    static const nlohmann::json kAbsent;
+    if (!node.is_object()) return kAbsent;
+    auto it = node.find(key);
+    return it == node.end() ? kAbsent : *it;
+  }
+  std::string Str(const nlohmann::json& node, const char* key) {
+    const nlohmann::json& value = At(node, key);
+    if (value.is_string()) return value.get<std::string>();
+    if (!value.is_null()) Fail(std::string("kubeconfig field ") + key + " must be a string");
+    return std::string();
+  }
+  bool Bool(const nlohmann::json& node, const char* key) {
+    const nlohmann::json& value = At(node, key);
+    if (value.is_boolean()) return value.get<bool>();
+    if (!value.is_null()) Fail(std::string("kubeconfig field ") + key + " must be true or false");
+    return false;
+  }
+  std::string Data(const nlohmann::json& node, const char* key) {
+    Result<std::string> decoded = Base64Decode(Str(node, key));
+    if (decoded) return std::move(*decoded);
+    if (status_.ok()) status_ = decoded.error().Wrap(key);
+    return std::string();
+  }
+  const Status& status() const { return status_; }
 
-Result<std::string> Data(const YAML::Node& node, const char* key) {
-  auto decoded = Base64Decode(Str(node, key));
-  if (!decoded) return decoded.error().Wrap(key);
-  return decoded;
-}
+ private:
+  void Fail(std::string message) {
+    if (status_.ok()) status_ = InvalidArgument(std::move(message));
+  }
+  Status status_;
+};
 
-Status DecodeNamed(const YAML::Node& root, Kubeconfig& out) {
-  for (const auto& item : root["clusters"]) {
-    KubeconfigCluster c{Str(item, "name"), Str(item["cluster"], "server"), "",
-                        Str(item["cluster"], "certificate-authority")};
-    auto ca = Data(item["cluster"], "certificate-authority-data");
-    if (!ca) return ca.error();
-    c.certificate_authority_data = std::move(*ca);
-    c.insecure_skip_tls_verify = Str(item["cluster"], "insecure-skip-tls-verify") == "true";
-    out.clusters.push_back(std::move(c));
+Status DecodeNamed(const nlohmann::json& root, Kubeconfig& out) {
+  FieldReader read;
+  for (const nlohmann::json& item : read.At(root, "clusters")) {
+    const nlohmann::json& c = read.At(item, "cluster");
+    KubeconfigCluster cluster{read.Str(item, "name"), read.Str(c, "server"),
+                              read.Data(c, "certificate-authority-data"),
+                              read.Str(c, "certificate-authority")};
+    cluster.insecure_skip_tls_verify = read.Bool(c, "insecure-skip-tls-verify");
+    out.clusters.push_back(std::move(cluster));
   }
-  for (const auto& item : root["users"]) {
-    const YAML::Node u = item["user"];
-    KubeconfigUser user{
-        Str(item, "name"), "", "", Str(u, "client-certificate"), Str(u, "client-key"),
-        Str(u, "token")};
-    auto cert = Data(u, "client-certificate-data");
-    auto key = Data(u, "client-key-data");
-    if (!cert) return cert.error();
-    if (!key) return key.error();
-    user.client_certificate_data = std::move(*cert);
-    user.client_key_data = std::move(*key);
-    out.users.push_back(std::move(user));
+  for (const nlohmann::json& item : read.At(root, "users")) {
+    const nlohmann::json& u = read.At(item, "user");
+    out.users.push_back({read.Str(item, "name"), read.Data(u, "client-certificate-data"),
+                         read.Data(u, "client-key-data"), read.Str(u, "client-certificate"),
+                         read.Str(u, "client-key"), read.Str(u, "token")});
   }
-  for (const auto& item : root["contexts"]) {
-    const YAML::Node c = item["context"];
-    out.contexts.push_back(
-        {Str(item, "name"), Str(c, "cluster"), Str(c, "user"), Str(c, "namespace")});
+  for (const nlohmann::json& item : read.At(root, "contexts")) {
+    const nlohmann::json& c = read.At(item, "context");
+    out.contexts.push_back({read.Str(item, "name"), read.Str(c, "cluster"), read.Str(c, "user"),
+                            read.Str(c, "namespace")});
   }
-  return Status();
+  out.current_context = read.Str(root, "current-context");
+  return read.status();
 }
 
 template <class T>
@@ -172,26 +191,20 @@ std::string EncodeKubeconfig(const Kubeconfig& config) {
 }
 
 Result<Kubeconfig> DecodeKubeconfig(std::string_view yaml) {
-  // A kubeconfig comes from files and from the network (cluster-info): the one reader checks it
-  // against its limits and characters first, so yaml-cpp below only ever sees a bounded text.
-  if (Result<nlohmann::json> checked = yaml::Read(yaml); !checked) {
-    return InvalidArgument("invalid kubeconfig: " + checked.error().message());
-  }
-  try {
-    const YAML::Node root = YAML::Load(std::string(yaml));
-    if (!root.IsMap()) return InvalidArgument("kubeconfig is not a YAML mapping");
-    for (const char* list : {"clusters", "users", "contexts"}) {
-      if (root[list] && !root[list].IsNull() && !root[list].IsSequence()) {
-        return InvalidArgument(std::string("kubeconfig field ") + list + " must be a list");
-      }
+  // A kubeconfig comes from files and from the network (cluster-info): the one reader bounds it
+  // and decodes it, as every YAML kkadm reads.
+  Result<nlohmann::json> root = yaml::Read(yaml);
+  if (!root) return InvalidArgument("invalid kubeconfig: " + root.error().message());
+  if (!root->is_object()) return InvalidArgument("kubeconfig is not a YAML mapping");
+  for (const char* list : {"clusters", "users", "contexts"}) {
+    auto it = root->find(list);
+    if (it != root->end() && !it->is_null() && !it->is_array()) {
+      return InvalidArgument(std::string("kubeconfig field ") + list + " must be a list");
     }
-    Kubeconfig out;
-    KKADM_RETURN_IF_ERROR(DecodeNamed(root, out));
-    out.current_context = Str(root, "current-context");
-    return out;
-  } catch (const YAML::Exception& e) {
-    return InvalidArgument(std::string("invalid kubeconfig: ") + e.what());
   }
+  Kubeconfig out;
+  KKADM_RETURN_IF_ERROR(DecodeNamed(*root, out));
+  return out;
 }
 
 Result<KubeconfigCluster> ReadCurrentCluster(const FileSystem& fs, const std::string& path) {
