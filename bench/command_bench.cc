@@ -54,8 +54,7 @@ int main(int argc, char** argv) {
   int dashes = first_dir;
   while (dashes < argc && std::strcmp(argv[dashes], "--") != 0) ++dashes;
   if (dashes <= first_dir || dashes + 1 >= argc) {
-    std::fprintf(stderr, "usage: %s RUNS [--exit=CODE] FRESH_DIR... -- PROGRAM ARGS...\n",
-                 argv[0]);
+    std::fprintf(stderr, "usage: %s RUNS [--exit=CODE] FRESH_DIR... -- PROGRAM ARGS...\n", argv[0]);
     return 2;
   }
   const int runs = std::max(1, std::atoi(argv[1]));

@@ -49,7 +49,7 @@ class InitCommand {
   std::unique_ptr<phases::Waiter> waiter_;
   std::unique_ptr<KubeconfigClusterAccess> access_;
   workflow::FlagSet flags_;
-  // What watches the run, outermost first: the journal (and later progress events, hooks).
+  // What watches the run, outermost first: the journal, progress events, hooks.
   workflow::ObserverChain observers_;
   HookOptions hook_options_;
   CommandHooks hooks_;  // innermost of observers_

@@ -56,7 +56,7 @@ class JoinCommand {
   std::unique_ptr<phases::EtcdJoiner> etcd_;
   std::vector<std::string> skip_phases_;  // as resolved for the whole workflow
   workflow::FlagSet flags_;
-  // What watches the run, outermost first: the journal (and later progress events, hooks).
+  // What watches the run, outermost first: the journal, progress events, hooks.
   workflow::ObserverChain observers_;
   HookOptions hook_options_;
   CommandHooks hooks_;  // innermost of observers_

@@ -62,7 +62,7 @@ class ResetCommand {
   std::unique_ptr<ResetRecorder> recorder_;            // reset's own records in it
   CLI::App* command_ = nullptr;
   workflow::FlagSet flags_;
-  // What watches the run, outermost first: the journal (and later progress events, hooks).
+  // What watches the run, outermost first: the journal, progress events, hooks.
   workflow::ObserverChain observers_;
   HookOptions hook_options_;
   CommandHooks hooks_;  // innermost of observers_

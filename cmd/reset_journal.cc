@@ -36,7 +36,8 @@ Status ResetRecorder::PhaseStarting(const workflow::PhaseEntry& entry) {
   return journal_.PhaseStarted(entry.path, "", {});
 }
 
-Status ResetRecorder::PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome, bool ran) {
+Status ResetRecorder::PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome,
+                                 bool ran) {
   if (!entry.phase->run) return outcome;
   const journal::PhaseState state = !outcome.ok() ? journal::PhaseState::kFailed
                                     : ran         ? journal::PhaseState::kDone

@@ -2,7 +2,8 @@
 # -o json, --events and the timing table without a sandbox (docs/events.md): a phase subcommand's
 # stdout is JSON Lines only and prints no table; --events keeps stdout byte for byte as without it;
 # a bad -o value and an event file that cannot be created are refused before anything is written;
-# a failed init's events end with PhaseFailed and CommandFinished failed, its table marks it.
+# a failed init's events end with PhaseFailed and CommandFinished failed, and its stderr ends with
+# the error, no table after it; a dry-run init's table marks a skipped phase.
 source "$(dirname "$0")/lib/common.sh"
 
 json_lines() {  # FILE: every line parses as a JSON object
@@ -43,7 +44,8 @@ assert_eq "--events in a missing directory: refused" 1 "$rc"
 assert_contains "--events: the error names the file" "$(cat "$WORK/nofile.err")" "$WORK/no/such/dir/events"
 check "nothing was written when refused" test -z "$(find "$R" -mindepth 1 -print -quit)"
 
-# A failing init: the failed phase and the command's end are events, and the table says so.
+# A failing init: the failed phase and the command's end are events; stderr (the human lines,
+# with -o json) ends with the error and holds no table.
 # (The manifests directory is a file: the etcd phase cannot write its manifest.)
 R=$WORK/failing; mkdir -p "$R/etc/kubernetes"
 touch "$R/etc/kubernetes/manifests"
@@ -58,7 +60,15 @@ assert_contains "  ... in etcd/local" "$LAST" '"failedPhase":"etcd/local"'
 FAILED=$(grep '"kind":"PhaseFailed"' "$WORK/fail.jsonl" || true)
 assert_contains "PhaseFailed etcd/local" "$FAILED" '"phase":"etcd/local"'
 assert_contains "PhaseFailed etcd, its parent" "$FAILED" '"phase":"etcd"}'
-check "the table marks the failed phase" grep -qE '^etcd +[0-9.]+s \(failed\)$' "$WORK/fail.err"
-check "the table marks the skipped preflight" grep -qE '^preflight +skipped$' "$WORK/fail.err"
-check "the table has the phases before" grep -qE '^certs +[0-9.]+s$' "$WORK/fail.err"
+assert_not_contains "a failed run prints no timing table" "$(cat "$WORK/fail.err")" "[timing]"
+assert_contains "a failed run's stderr ends with its error" "$(tail -1 "$WORK/fail.err")" \
+  "error execution phase etcd/local"
+
+# A run that succeeds prints the table, a skipped phase marked so.
+R=$WORK/dry-run; mkdir -p "$R"
+rc=0; "$KKADM" --rootfs "$R" init --dry-run --kubernetes-version v1.32.0 --skip-phases preflight \
+  >"$WORK/dry.out" 2>"$WORK/dry.err" || rc=$?
+assert_eq "a dry-run init succeeds" 0 "$rc"
+check "the table marks the skipped preflight" grep -qE '^preflight +skipped$' "$WORK/dry.err"
+check "the table has the phases run" grep -qE '^certs +[0-9.]+s$' "$WORK/dry.err"
 finish

@@ -58,7 +58,9 @@ Status EventObserver::PhaseEnded(const workflow::PhaseEntry& entry, const Status
 
 Status EventObserver::RunEnded(const Status& outcome) {
   CloseParents(kAll, outcome.ok() ? nullptr : &outcome);
-  if (table_ != nullptr && !phase_command_ && entries_ != nullptr) {
+  // Only after a run that succeeded: a failure's stderr is its one error line (the figures of a
+  // failed run are in its events).
+  if (outcome.ok() && table_ != nullptr && !phase_command_ && entries_ != nullptr) {
     // The top-level phases in the order they were planned, skipped ones where they belong.
     std::vector<PhaseTiming> ordered;
     for (const workflow::PhaseEntry& entry : *entries_) {

@@ -96,7 +96,6 @@ Result<std::string> BuildWithClientCert(const KubeconfigSpec& spec, KubeconfigEn
   return util::EncodeKubeconfig(k);
 }
 
-
 const std::vector<std::string>& KubeconfigFileNames() {
   static const std::vector<std::string> kNames = {kAdminConf, kSuperAdminConf, kKubeletConf,
                                                   kControllerManagerConf, kSchedulerConf};
@@ -181,8 +180,8 @@ Status CreateKubeconfigFile(const std::string& file_name, KubeconfigEnv& env) {
     env.out.Line("kubeconfig", fmt::format("Using existing kubeconfig file: \"{}\"", path));
     return Status();
   }
-  auto yaml =
-      BuildWithClientCert(*spec, env, env.clock.Now() + env.cfg.cluster.certificate_validity_period);
+  auto yaml = BuildWithClientCert(*spec, env,
+                                  env.clock.Now() + env.cfg.cluster.certificate_validity_period);
   if (!yaml) return yaml.error();
   env.out.Line("kubeconfig", fmt::format("Writing \"{}\" kubeconfig file", file_name));
   return env.fs.WriteFile(path, *yaml, 0600)
