@@ -89,7 +89,7 @@ TEST(EventObserverTest, AParentFinishesAfterItsChildrenWithTheirDuration) {
             "total  0.650s\n");
 }
 
-TEST(EventObserverTest, AFailedChildFailsItsParentAndTheTableSaysSo) {
+TEST(EventObserverTest, AFailedChildFailsItsParentAndNoTableIsPrinted) {
   TreeRun run(/*fail_y=*/true);
   EXPECT_FALSE(run.runner.Run({}).ok());
   const std::vector<std::string> lines = run.sink.Lines();
@@ -98,7 +98,8 @@ TEST(EventObserverTest, AFailedChildFailsItsParentAndTheTableSaysSo) {
   EXPECT_EQ(lines[7], "PhaseFailed b");
   EXPECT_EQ(run.sink.events[6]["error"], "error execution phase b/y: y broke");
   EXPECT_EQ(run.sink.events[7]["durationSeconds"], 0.4);
-  EXPECT_NE(run.table.str().find("b      0.400s (failed)\n"), std::string::npos) << run.table.str();
+  // A failure's stderr ends with its one error line; the figures are in the events.
+  EXPECT_EQ(run.table.str(), "");
 }
 
 TEST(EventObserverTest, PhasesLeftOutOfTheRunAreSkippedAsNotPlanned) {
