@@ -40,12 +40,11 @@ std::vector<std::string> EventOutput::FlagNames() { return {"output", "events", 
 Status EventOutput::Start() {
   if (started_) return Status::Ok();
   started_ = true;
-  const util::Clock& clock = util::RealClock();
-  start_ = clock.Now();
+  start_ = clock_.Now();
   const bool json = output_ == "json";
   if (json) human_.rdbuf(context_.err.rdbuf());
   if (json || !events_path_.empty()) {
-    writer_ = std::make_unique<util::EventWriter>(clock, command_, show_secrets_);
+    writer_ = std::make_unique<util::EventWriter>(clock_, command_, show_secrets_);
     if (json) writer_->AddStream(context_.out);
     if (!events_path_.empty()) {
       Result<std::unique_ptr<std::ostream>> file = util::OpenEventFile(events_path_);
@@ -54,19 +53,19 @@ Status EventOutput::Start() {
       writer_->AddStream(*file_);
     }
   }
-  observer_.emplace(util::RealClock(), events(), &table_printer_);
+  if (!observer_) observer_.emplace(clock_, events(), &table_printer_);
   events().Emit("CommandStarted", {{"version", build_info::kVersion}});
   return Status::Ok();
 }
 
 void EventOutput::Observe(workflow::ObserverChain& chain) {
-  if (!observer_) observer_.emplace(util::RealClock(), events(), &table_printer_);
+  if (!observer_) observer_.emplace(clock_, events(), &table_printer_);
   chain.Add(*observer_);
 }
 
 void EventOutput::Finish(const Status& outcome, const std::string& failed_phase) {
   if (!started_) return;
-  const auto duration = util::RealClock().Now() - start_;
+  const auto duration = clock_.Now() - start_;
   nlohmann::json fields = {{"result", outcome.ok() ? "succeeded" : "failed"},
                            {"durationSeconds", phases::events::Seconds(duration)}};
   if (!outcome.ok()) fields["error"] = outcome.message();

@@ -56,6 +56,7 @@ class EventOutput {
   std::string events_path_;
   bool show_secrets_ = false;
   bool started_ = false;
+  const util::Clock& clock_ = util::RealClock();  // the command's time, for its events
   util::Clock::TimePoint start_;
   std::unique_ptr<std::ostream> file_;
   std::unique_ptr<util::EventWriter> writer_;

@@ -13,6 +13,7 @@
 #include "app/util/machine_real.h"
 #include "app/util/printable.h"
 #include "app/util/printer.h"
+#include "app/util/tab_writer.h"
 #include "app/util/yaml/yaml.h"
 #include "cmd/context.h"
 #include "cmd/host_factory.h"
@@ -25,25 +26,6 @@ using Rows = std::vector<std::vector<std::string>>;
 
 // Columns as kubectl aligns them: each cell but a line's last padded to its column's widest,
 // plus three spaces.
-std::string AlignedColumns(const Rows& rows) {
-  std::vector<std::size_t> widths;
-  for (const auto& row : rows) {
-    for (std::size_t i = 0; i + 1 < row.size(); ++i) {
-      if (widths.size() <= i) widths.push_back(0);
-      widths[i] = std::max(widths[i], row[i].size());
-    }
-  }
-  std::string out;
-  for (const auto& row : rows) {
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      out += row[i];
-      if (i + 1 < row.size()) out.append(widths[i] + 3 - row[i].size(), ' ');
-    }
-    out += '\n';
-  }
-  return out;
-}
-
 std::string Counted(std::size_t n, const char* one, const char* many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
@@ -194,7 +176,7 @@ std::string StatusText(const journal::StatusReport& report) {
       if (phase.record.command == command) rows.push_back(PhaseRow(phase));
     }
     text += (text.empty() ? "" : "\n") + CommandHeading(report, command);
-    if (rows.size() > 1) text += AlignedColumns(rows);
+    if (rows.size() > 1) text += util::TabWrite(rows, 0);
   }
   if (report.phases.empty()) {
     text += fmt::format("No phase is recorded in the journal ({}).\n", journal::kJournalPath);

@@ -5,12 +5,12 @@
 
 namespace kkadm::util {
 
-std::string TabWrite(const std::vector<std::vector<std::string>>& rows) {
+std::string TabWrite(const std::vector<std::vector<std::string>>& rows, std::size_t min_width) {
   std::vector<std::size_t> widths;
   for (const auto& row : rows) {
     for (std::size_t i = 0; i + 1 < row.size(); ++i) {
       if (widths.size() <= i) widths.push_back(0);
-      widths[i] = std::max({widths[i], row[i].size() + 3, std::size_t{10}});
+      widths[i] = std::max({widths[i], row[i].size() + 3, min_width});
     }
   }
   std::string out;
