@@ -6,7 +6,7 @@
 #                            random instants each
 #   join-worker              `kkadm join <token>` of a worker: KKADM_KILL_RANDOM_JOIN (50) instants
 #   join-control-plane       `kkadm join <token>` of a control-plane node: the same
-#   init-calls               `kkadm init` (ECDSA-P256) killed at each renameat, fsync, fdatasync and
+#   init-calls               `kkadm init` (ECDSA-P256) killed at each renameat, fsync, fdatasync, write and
 #                            openat of the run in turn (strace's injection at the N-th call of a
 #                            thread, each N up to the calls counted, in KKADM_KILL_CALL_STEP passes:
 #                            1, 1+STEP, ...; 2, 2+STEP, ...; so a sweep cut short spans the run)
@@ -14,7 +14,7 @@
 # when one failed. Environment:
 #   KKADM                  the binary (default: build/kkadm, copied so a rebuild cannot change it)
 #   KKADM_KILL_SCENARIOS   which of the four to run (default: all, in the order above)
-#   KKADM_KILL_CALLS       the calls init-calls sweeps (default: "renameat fsync fdatasync openat")
+#   KKADM_KILL_CALLS       the calls init-calls sweeps (default: "renameat fsync fdatasync write openat")
 #   KKADM_KILL_AT          one instant only, as the failures name it: "delay=1234ms" or "openat=17"
 #   KKADM_KILL_SEED        the random instants' seed (printed)
 #   KKADM_KILL_FINDINGS    a file each failure's reproducer is appended to
@@ -88,7 +88,7 @@ CFG
   WORKER_TOKEN=$(node_kkadm_on cp1 token create)
 }
 
-read -ra CALLS <<<"${KKADM_KILL_CALLS-renameat fsync fdatasync openat}"
+read -ra CALLS <<<"${KKADM_KILL_CALLS-renameat fsync fdatasync write openat}"
 for scenario in $SCENARIOS; do
   case $scenario in
     init-ecdsa) init_scenario init-ecdsa ECDSA-P256 "${KKADM_KILL_RANDOM_INIT:-100}" ;;

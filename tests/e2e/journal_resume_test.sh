@@ -25,7 +25,22 @@ apiVersion: kubeadm.k8s.io/v1beta4
 kind: ClusterConfiguration
 encryptionAlgorithm: ECDSA-P256
 CFG
+# While init runs, its status is watchable: a hook before kubeconfig keeps the status file as the
+# hook sees it (the first run's only; a re-run skips its phases, hooks and all).
+mkdir -p "$R/etc/kkadm/hooks.d/init/pre-kubeconfig.d"
+cat > "$R/etc/kkadm/hooks.d/init/pre-kubeconfig.d/10-keep-status" <<HOOK
+#!/bin/sh
+[ -e "$WORK/status-mid-run.json" ] || cp "\$KKADM_ROOTFS/run/kkadm/status.json" "$WORK/status-mid-run.json"
+HOOK
+chmod +x "$R/etc/kkadm/hooks.d/init/pre-kubeconfig.d/10-keep-status"
 node_init "$WORK/init.yaml"
+assert_eq "status file while init runs: running, in kubeconfig, every certs phase done" \
+  "running kubeconfig certs-done" "$(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+certs = [p for p in s["phases"] if p["phase"].startswith("certs/")]
+done = len(certs) > 10 and all(p["state"] == "done" and p["ended"] for p in certs)
+print(s["state"], s["phase"], "certs-done" if done else certs)' "$WORK/status-mid-run.json")"
 assert_contains "status file after init" "$(cat "$R/run/kkadm/status.json")" '"state": "succeeded"'
 assert_contains "the journal records the API objects init made" \
   "$(journal_field "$R" object path)" "/api/v1/namespaces/kube-system/configmaps/kubeadm-config"

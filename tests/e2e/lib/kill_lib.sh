@@ -178,7 +178,7 @@ kill_reference() {
   kill_wipe
   [ "${1:-}" = count ] || return 0
   # Again under strace: how many calls each thread makes (strace counts injections per thread).
-  _kill_kkadm strace -f -qq -o "$KILL_DIR/calls.trace" -e trace=rename,renameat,renameat2,fsync,fdatasync,openat \
+  _kill_kkadm strace -f -qq -o "$KILL_DIR/calls.trace" -e trace=rename,renameat,renameat2,fsync,fdatasync,openat,write \
     -- "${KILL_ARGS[@]}" >"$KILL_DIR/counted.out" 2>&1 || { fail "$KILL_NAME: run under strace failed: $(tail -5 "$KILL_DIR/counted.out")"; return 1; }
   # Two uninterrupted runs end alike: what the comparison below relies on.
   _kill_state "$KILL_DIR/counted"
