@@ -1,6 +1,7 @@
 // `kkadm config`: print kubeadm's defaults, validate a configuration file.
 #include "cmd/config.h"
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -9,7 +10,9 @@
 #include "app/config/encode.h"
 #include "app/config/load.h"
 #include "app/config/make_config.h"
+#include "app/config/migrate.h"
 #include "app/config/print_defaults.h"
+#include "app/util/file_system_real.h"
 #include "app/util/machine_real.h"
 #include "cmd/config_file.h"
 #include "cmd/context.h"
@@ -20,6 +23,8 @@ namespace {
 struct ConfigOptions {
   std::vector<std::string> component_configs;
   std::string config_path;
+  std::string old_config;
+  std::string new_config;
 };
 
 Status AppendComponentConfigs(const ConfigOptions& options,
@@ -87,6 +92,59 @@ Status Validate(const ConfigOptions& options, CommandContext& context) {
   return Status();
 }
 
+// kubeadm's MigrateOldConfig with this machine's dynamic defaults. The output file is written only
+// once the whole migration succeeded, atomically, mode 0644 (kubeadm's os.WriteFile mode).
+Status Migrate(const ConfigOptions& options, CommandContext& context) {
+  if (options.old_config.empty()) return InvalidArgument("the --old-config flag is mandatory");
+  auto file = ReadConfigFile(options.old_config);
+  if (!file) return file.error();
+  const util::RealMachine machine{};
+  auto migrated = config::MigrateConfig(**file, machine, context.release_versions);
+  if (!migrated) return migrated.error();
+  PrintWarnings(migrated->warnings, context);
+  if (options.new_config.empty()) {
+    context.out << migrated->text;
+    return Status();
+  }
+  util::RealFileSystem fs("/");
+  Status written =
+      fs.WriteFile(std::filesystem::absolute(options.new_config).lexically_normal().string(),
+                   migrated->text, 0644);
+  if (!written.ok()) {
+    return written.Wrap("failed to write the new configuration to the file \"" +
+                        options.new_config + "\"");
+  }
+  return fs.Sync();
+}
+
+void AddMigrateCommand(CLI::App& config, const std::shared_ptr<ConfigOptions>& options,
+                       CommandContext& context) {
+  auto* migrate = config.add_subcommand(
+      "migrate",
+      "Read an older version of the kubeadm configuration API types from a file, and output the "
+      "similar config object for the newer version");
+  migrate->add_option("--old-config", options->old_config,
+                      "Path to the kubeadm config file that is using an old API version and "
+                      "should be converted. This flag is mandatory.");
+  migrate->add_option("--new-config", options->new_config,
+                      "Path to the resulting equivalent kubeadm config file using the new API "
+                      "version. Optional, if not specified output will be sent to STDOUT.");
+  migrate->callback([&context, options] { context.status = Migrate(*options, context); });
+}
+
+void AddPrintResetUpgrade(CLI::App& print, CommandContext& context) {
+  print
+      .add_subcommand("reset-defaults",
+                      "Print default reset configuration, that can be used for 'kkadm reset'")
+      ->callback([&context] {
+        context.out << config::EncodeResetConfiguration(config::ResetDefaultsForPrint());
+      });
+  print
+      .add_subcommand("upgrade-defaults",
+                      "Print default upgrade configuration, that can be used for 'kubeadm upgrade'")
+      ->callback([&context] { context.out << config::EncodeUpgradeDefaults(); });
+}
+
 }  // namespace
 
 void AddConfigCommand(CLI::App& parent, CommandContext& context) {
@@ -110,6 +168,8 @@ void AddConfigCommand(CLI::App& parent, CommandContext& context) {
   }
   init->callback([&context, options] { context.status = PrintInitDefaults(*options, context); });
   join->callback([&context, options] { context.status = PrintJoinDefaults(*options, context); });
+  AddPrintResetUpgrade(*print, context);
+  AddMigrateCommand(*config, options, context);
 
   auto* validate = config->add_subcommand(
       "validate",

@@ -205,6 +205,37 @@ std::string EncodeJoinConfiguration(const JoinConfiguration& cfg) {
   return Text(out);
 }
 
+std::string EncodeResetConfiguration(const ResetConfiguration& cfg) {
+  json out = {{"apiVersion", kApiVersion}, {"kind", "ResetConfiguration"}};
+  if (cfg.cleanup_tmp_dir) out["cleanupTmpDir"] = true;
+  PutIf(out, "certificatesDir", cfg.certificates_dir);
+  PutIf(out, "criSocket", cfg.cri_socket);
+  if (cfg.dry_run) out["dryRun"] = true;
+  if (cfg.force) out["force"] = true;
+  PutIf(out, "ignorePreflightErrors", cfg.ignore_preflight_errors);
+  PutIf(out, "skipPhases", cfg.skip_phases);
+  PutIf(out, "unmountFlags", cfg.unmount_flags);
+  out["timeouts"] = TimeoutsJson(cfg.timeouts);
+  return Text(out);
+}
+
+// kubeadm 1.32's SetDefaults_UpgradeConfiguration: apply and node renew certificates, upgrade etcd
+// and pull IfNotPresent one image at a time; diff and plan have no defaults (Go prints them {}).
+std::string EncodeUpgradeDefaults() {
+  const json pulls = {{"certificateRenewal", true},
+                      {"etcdUpgrade", true},
+                      {"imagePullPolicy", "IfNotPresent"},
+                      {"imagePullSerial", true}};
+  json out = {{"apiVersion", kApiVersion},
+              {"kind", "UpgradeConfiguration"},
+              {"apply", pulls},
+              {"node", pulls},
+              {"diff", json::object()},
+              {"plan", json::object()}};
+  out["timeouts"] = TimeoutsJson(Timeouts{});
+  return Text(out);
+}
+
 std::string EncodeComponentConfig(const nlohmann::json& doc) {
   if (doc.is_null()) return "";
   return Text(doc);

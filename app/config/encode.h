@@ -13,6 +13,10 @@ namespace kkadm::config {
 std::string EncodeInitConfiguration(const InitConfiguration& cfg);
 std::string EncodeClusterConfiguration(const ClusterConfiguration& cfg);
 std::string EncodeJoinConfiguration(const JoinConfiguration& cfg);
+std::string EncodeResetConfiguration(const ResetConfiguration& cfg);
+// kubeadm's defaulted UpgradeConfiguration (kkadm has no upgrade command and no internal type for
+// it; `config print upgrade-defaults` shows kubeadm's document).
+std::string EncodeUpgradeDefaults();
 // A pass-through component configuration document; "" when it is null.
 std::string EncodeComponentConfig(const nlohmann::json& doc);
 

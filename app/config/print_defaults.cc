@@ -73,6 +73,12 @@ Result<JoinConfiguration> JoinDefaultsForPrint() {
   return cfg;
 }
 
+ResetConfiguration ResetDefaultsForPrint() {
+  ResetConfiguration cfg;
+  SetResetDefaults(cfg);
+  return cfg;
+}
+
 Result<nlohmann::json> DefaultComponentConfig(const std::string& kind,
                                               const ClusterConfiguration& cluster) {
   if (kind == "KubeletConfiguration") {

@@ -21,6 +21,8 @@ std::unique_ptr<util::Machine> ExampleMachine(const util::Machine& paths);
 
 Result<InitConfiguration> InitDefaultsForPrint();
 Result<JoinConfiguration> JoinDefaultsForPrint();
+// kubeadm's DefaultedResetConfiguration without CRI detection: the default containerd socket.
+ResetConfiguration ResetDefaultsForPrint();
 
 // The default KubeletConfiguration / KubeProxyConfiguration document for `cluster` (§9);
 // InvalidArgument for another kind.
