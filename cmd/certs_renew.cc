@@ -2,9 +2,14 @@
 // CAs, printing kubeadm's lines.
 #include <fmt/format.h>
 
+#include <chrono>
+#include <filesystem>
 #include <memory>
 
 #include "app/phases/certs/renewal.h"
+#include "app/phases/certs/renewal_schedule.h"
+#include "app/util/duration.h"
+#include "app/util/printable.h"
 #include "app/util/printer.h"
 #include "cmd/certs.h"
 #include "cmd/certs_host.h"
@@ -19,7 +24,40 @@ constexpr char kRenewAllDone[] =
     "\nDone renewing certificates. You must restart the kube-apiserver, kube-controller-manager, "
     "kube-scheduler and etcd, so that they can use the new certificates.\n";
 
-Status RenewOne(const certs::RenewalItem& item, const certs::RenewalEnv& env, std::ostream& out) {
+struct RenewOptions {
+  CertsConfigOptions config;
+  std::string expiring_within;  // --expiring-within, a Go duration; empty: renew unconditionally
+};
+
+// --expiring-within: a positive Go duration, or none.
+Result<std::optional<std::chrono::milliseconds>> ParseWindow(const std::string& text) {
+  if (text.empty()) return std::optional<std::chrono::milliseconds>();
+  auto window = util::ParseDuration(text);
+  if (!window || window->count() <= 0) {
+    return InvalidArgument("--expiring-within: invalid value " + util::Quote(text) +
+                           ": a positive duration such as 720h is expected");
+  }
+  return std::optional<std::chrono::milliseconds>(*window);
+}
+
+// With a window, a certificate valid for longer than it is left alone, saying so; a missing file,
+// an external CA or an unreadable certificate go on to RenewItem, which says what they are.
+bool OutsideWindow(const certs::RenewalItem& item, const certs::RenewalEnv& env,
+                   std::optional<std::chrono::milliseconds> window, std::ostream& out) {
+  if (!window || !env.fs.Exists(certs::ItemPath(item, env))) return false;
+  if (certs::IsExternallyManaged(item.ca_base, env)) return false;
+  auto cert = certs::ReadItemCertificate(item, env);
+  if (!cert) return false;
+  auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(cert->NotAfter() - env.clock.Now());
+  if (left <= *window) return false;
+  out << fmt::format("{} expires in {}, not within {}: not renewed\n", item.long_name,
+                     util::ShortHumanDuration(left), util::FormatDuration(*window));
+  return true;
+}
+
+Status RenewOne(const certs::RenewalItem& item, const certs::RenewalEnv& env, std::ostream& out,
+                bool& renewed) {
   auto outcome = certs::RenewItem(item, env);
   if (!outcome) return outcome.error();
   switch (*outcome) {
@@ -32,38 +70,75 @@ Status RenewOne(const certs::RenewalItem& item, const certs::RenewalEnv& env, st
       break;
     case certs::RenewOutcome::kRenewed:
       out << item.long_name << " renewed\n";
+      renewed = true;
       break;
   }
   return Status();
 }
 
-// Renews `name`, or every item when it is empty.
-Status Renew(const CertsConfigOptions& options, const std::string& name, CommandContext& context) {
+// Renews the items (all when `name` is empty) whose certificates the window, if any, selects.
+Status RenewItems(const std::string& name, std::optional<std::chrono::milliseconds> window,
+                  const certs::RenewalEnv& env, std::ostream& out) {
+  std::vector<certs::RenewalItem> items;
+  if (name.empty()) {
+    items = certs::RenewalItems(env.external_etcd());
+  } else if (auto item = certs::FindRenewalItem(name)) {
+    items.push_back(*item);
+  } else {
+    return InvalidArgument(name + " is not a valid certificate for this cluster");
+  }
+  bool renewed = false;
+  for (const certs::RenewalItem& item : items) {
+    if (OutsideWindow(item, env, window, out)) continue;
+    KKADM_RETURN_IF_ERROR(RenewOne(item, env, out, renewed));
+  }
+  if (name.empty() && (renewed || !window)) out << kRenewAllDone;
+  if (name.empty() && !renewed && window) {
+    out << "\nNo certificate expires within " << util::FormatDuration(*window)
+        << ": nothing renewed.\n";
+  }
+  return Status();
+}
+
+Status Renew(const RenewOptions& options, const std::string& name, CommandContext& context) {
+  auto window = ParseWindow(options.expiring_within);
+  if (!window) return window.error();
   return WithCertsHost(context, [&](util::Host& host) -> Status {
-    auto cluster = LoadCertsClusterConfig(options, host, context, &context.out, "renew");
+    auto cluster = LoadCertsClusterConfig(options.config, host, context, &context.out, "renew");
     if (!cluster) return cluster.error();
     KKADM_RETURN_IF_ERROR(CheckCertDirExists(host.fs, cluster->certificates_dir));
     const certs::RenewalEnv env{.cluster = *cluster, .fs = host.fs, .clock = host.clock};
     util::Printer printer(context.out);
     KKADM_RETURN_IF_ERROR(certs::FinishInterruptedRenewals(env, printer));
-    if (!name.empty()) {
-      auto item = certs::FindRenewalItem(name);
-      if (!item) return InvalidArgument(name + " is not a valid certificate for this cluster");
-      return RenewOne(*item, env, context.out);
-    }
-    for (const certs::RenewalItem& item : certs::RenewalItems(env.external_etcd())) {
-      KKADM_RETURN_IF_ERROR(RenewOne(item, env, context.out));
-    }
-    context.out << kRenewAllDone;
-    return Status();
+    return RenewItems(name, *window, env, context.out);
+  });
+}
+
+// The service runs this very binary, on the same node root: a --rootfs other than / is a
+// directory the machine's own systemd reaches at that path (a test's node, an image being built).
+Status Schedule(CommandContext& context) {
+  std::error_code error;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (error) return Internal("finding the kkadm binary (/proc/self/exe): " + error.message());
+  certs::RenewalSchedule schedule{.kkadm = self.string(), .extra_args = {}};
+  const std::string& rootfs = context.global.rootfs;
+  if (!rootfs.empty() && std::filesystem::absolute(rootfs).lexically_normal() != "/") {
+    schedule.extra_args = {"--rootfs", std::filesystem::absolute(rootfs).lexically_normal()};
+  }
+  return WithCertsHost(context, [&](util::Host& host) -> Status {
+    util::Printer printer(context.out);
+    return certs::InstallRenewalSchedule(schedule, host.fs, host.init, printer);
   });
 }
 
 void AddRenewSubcommand(CLI::App& renew, CommandContext& context, const std::string& name,
                         const std::string& description) {
   auto* cmd = renew.add_subcommand(name.empty() ? "all" : name, description);
-  auto options = std::make_shared<CertsConfigOptions>();
-  AddCertsConfigFlags(*cmd, *options);
+  auto options = std::make_shared<RenewOptions>();
+  AddCertsConfigFlags(*cmd, options->config);
+  cmd->add_option("--expiring-within", options->expiring_within,
+                  "Renew only the certificates that expire within this duration (e.g. 720h); "
+                  "by default every one is renewed, as kubeadm does");
   cmd->callback([&context, options, name] { context.status = Renew(*options, name, context); });
 }
 
@@ -71,7 +146,19 @@ void AddRenewSubcommand(CLI::App& renew, CommandContext& context, const std::str
 
 void AddCertsRenewCommand(CLI::App& parent, CommandContext& context) {
   auto* renew = parent.add_subcommand("renew", "Renew certificates for a Kubernetes cluster");
-  renew->require_subcommand(1);
+  renew->require_subcommand(0, 1);
+  auto schedule = std::make_shared<bool>(false);
+  renew->add_flag("--schedule", *schedule,
+                  "Install a systemd timer and service (kkadm-certs-renew) that renew, every day, "
+                  "the certificates that expire within 30 days");
+  renew->callback([&context, renew, schedule] {
+    if (!renew->get_subcommands().empty()) {
+      if (*schedule) context.status = InvalidArgument("--schedule takes no certificate name");
+      return;
+    }
+    if (!*schedule) throw CLI::RequiredError("A subcommand");
+    context.status = Schedule(context);
+  });
   for (const certs::RenewalItem& item : certs::RenewalItems(/*external_etcd=*/false)) {
     AddRenewSubcommand(*renew, context, item.name, "Renew the " + item.long_name);
   }
