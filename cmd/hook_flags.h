@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/phases/hooks/hook_observer.h"
+#include "app/phases/journal/journal.h"
 #include "app/util/process_real.h"
 #include "app/workflow/cli.h"
 #include "app/workflow/observer_chain.h"
@@ -29,13 +30,21 @@ phases::hooks::RunFacts HookFacts(std::string command, const std::string& rootfs
                                   std::string config_file,
                                   std::vector<std::pair<std::string, std::string>> paths);
 
+// What each phase made, from the node's journal of `command`'s run: the files it wrote (as the
+// phase still holds them), the directories it created, the units, API objects and etcd members
+// its attempts recorded. `journal` must outlive the run.
+phases::hooks::OutputsSource JournalOutputs(const phases::journal::Journal& journal,
+                                            std::string command);
+
 class CommandHooks {
  public:
   // Adds the hook observer to `chain` (last: innermost), unless --skip-hooks. `facts` is filled
-  // with the hooks directory and kkadm's environment here. `fs` and `out` must outlive the run.
-  // InvalidArgument when --hooks-dir is not an absolute path.
+  // with the hooks directory and kkadm's environment here; `reporting` says where the hooks' runs
+  // are reported and what post hooks are told of a phase's outputs. `fs` and `out` must outlive
+  // the run. InvalidArgument when --hooks-dir is not an absolute path.
   Status Attach(const HookOptions& options, phases::hooks::RunFacts facts,
-                const util::FileSystem& fs, util::Printer& out, workflow::ObserverChain& chain);
+                const util::FileSystem& fs, util::Printer& out, workflow::ObserverChain& chain,
+                phases::hooks::HookReporting reporting = {});
 
  private:
   util::RealProcessRunner runner_;

@@ -28,6 +28,8 @@ class JournaledHost {
   // The host phases are given: its file system and service manager tell the journal.
   util::Host& host() { return host_; }
   phases::journal::JournalObserver& observer() { return observer_; }
+  // The journal as this run records it (what a phase made, for post-phase hooks).
+  const phases::journal::Journal& journal() const { return journal_; }
   // `etcd` as phases are given it: the member it adds is recorded. Kept by this host.
   phases::EtcdJoiner& Recording(phases::EtcdJoiner& etcd);
   // What the journal records this command made on the node, as it still is (for pre-flight).

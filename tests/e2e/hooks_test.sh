@@ -5,9 +5,12 @@
 # environment without kkadm's (no secret of the config or of kkadm's environment reaches them), a
 # failing pre hook stops its phase with its stderr in the one error, a hook that outlives its
 # timeout is killed with everything it started, a non-fatal one only warns, --dry-run lists and
-# runs none, --skip-hooks runs none, --hooks-dir moves the directory. The sandbox half (a real
+# runs none, --skip-hooks runs none, --hooks-dir moves the directory. Post hooks after a failure
+# are told its error, secrets redacted; a token or key a hook prints is redacted in the log, in
+# kkadm's error and in the events (Ajv-valid). The sandbox half (a real
 # CRI race, kubectl against the API server) is hooks_sandbox_test.sh.
 source "$(dirname "$0")/lib/common.sh"
+source "$(dirname "$0")/lib/events_validator.sh"
 
 R=$WORK/root
 HOOKS=$R/etc/kkadm/hooks.d/init
@@ -45,6 +48,7 @@ recorder pre-certs.d/10-rec pre-certs
 recorder pre-certs/ca.d/10-rec pre-ca
 recorder pre-certs/ca.d/20-rec pre-ca-2
 recorder post-certs/ca.d/10-rec post-ca
+hook post-certs/ca.d/20-noisy "echo 'read from a file: $TOKEN and $CERT_KEY'; for i in \$(seq 150); do echo \"line \$i\"; done"
 recorder post-certs.d/10-rec post-certs
 recorder pre.d/10-rec pre-init          # the command's own: not run by a phase subcommand
 hook pre-certs/ca.d/15-notes.yaml 'not a hook: a dot in its name'
@@ -52,7 +56,8 @@ printf '#!/bin/bash\ntouch %s/plain-ran\n' "$OUT" > "$HOOKS/pre-certs/ca.d/30-pl
 
 # ---- a run with hooks: order, binding context, environment, output in the log -------------------
 rc=0
-SECRET_TOKEN=$TOKEN KKADM_CERT_KEY=$CERT_KEY kkadm_certs -v 2 >"$WORK/run.out" 2>"$WORK/run.err" || rc=$?
+SECRET_TOKEN=$TOKEN KKADM_CERT_KEY=$CERT_KEY kkadm_certs -v 2 --events "$WORK/run.events" \
+  >"$WORK/run.out" 2>"$WORK/run.err" || rc=$?
 assert_eq "certs with hooks exits 0 ($(tail -5 "$WORK/run.err"))" 0 "$rc"
 assert_eq "hooks in order, a parent's post hooks after its children's" \
   "pre-certs pre-ca pre-ca-2 post-ca post-certs" "$(tr '\n' ' ' < "$OUT/order" | sed 's/ $//')"
@@ -62,6 +67,14 @@ check "a file without an execute bit is no hook" test ! -e "$OUT/plain-ran"
 assert_contains "kkadm says it runs each hook" "$(cat "$WORK/run.out")" "[hooks] Running pre-certs/ca hook 10-rec"
 assert_contains "the hook's stdout in the log" "$(cat "$WORK/run.err")" "[hooks] 10-rec: said by pre-ca"
 assert_contains "the hook's stderr in the log" "$(cat "$WORK/run.err")" "[hooks] 10-rec (stderr): warned by post-ca"
+
+validate_events "the hooks' events" "$WORK/run.events"
+assert_contains "a token and a key a hook prints are redacted in its log line" "$(cat "$WORK/run.err")" \
+  "[hooks] 20-noisy: read from a file: <redacted> and <redacted>"
+for secret in "$TOKEN" 0123456789abcdef "$CERT_KEY"; do
+  assert_not_contains "no event holds [$secret]" "$(cat "$WORK/run.events")" "$secret"
+  assert_not_contains "no log line holds [$secret]" "$(cat "$WORK/run.err")" "$secret"
+done
 
 ctx() {  # TAG FIELD (a Python expression over c)
   python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); v = eval(sys.argv[2]); print(json.dumps(v) if not isinstance(v, str) else v)' "$OUT/$1.stdin" "$2"
@@ -102,7 +115,7 @@ check "the command's own pre hook does not run for a phase subcommand" test ! -e
 
 # ---- a failing pre hook stops its phase, with its stderr in the one error ------------------------
 rm -rf "$R/etc/kubernetes" "$R/var/lib/kkadm" "$OUT"/*
-hook pre-certs/sa.d/10-fail 'echo "checking the disk" >&2; echo "sa refused: /srv is not mounted" >&2; exit 3'
+hook pre-certs/sa.d/10-fail 'echo "token '"$TOKEN"'" >&2; echo "checking the disk" >&2; echo "sa refused: /srv is not mounted" >&2; exit 3'
 hook pre-certs/sa.d/20-after 'touch '"$OUT"'/after-ran'
 rc=0; kkadm_certs >"$WORK/fail.out" 2>&1 || rc=$?
 assert_eq "a failing pre hook fails the command" 1 "$rc"
@@ -112,6 +125,13 @@ assert_contains "its last stderr lines in the error" "$(cat "$WORK/fail.out")" "
 check "the phase did not run" test ! -e "$R/etc/kubernetes/pki/sa.key"
 check "the phases before it did" test -e "$R/etc/kubernetes/pki/ca.key"
 check "the hooks after the failed one did not run" test ! -e "$OUT/after-ran"
+assert_not_contains "the token the hook printed is redacted in kkadm's error" "$(cat "$WORK/fail.out")" "$TOKEN"
+assert_contains "the error shows where it was" "$(cat "$WORK/fail.out")" "  token <redacted>"
+assert_eq "the parent's post hook is told Failed" Failed "$(ctx post-certs 'c["result"]')"
+assert_contains "with the error" "$(ctx post-certs 'c["error"]')" 'pre-certs/sa hook "10-fail"'
+assert_contains "its secrets redacted" "$(ctx post-certs 'c["error"]')" "token <redacted>"
+assert_not_contains "no token in the binding context" "$(cat "$OUT/post-certs.stdin")" "$TOKEN"
+assert_eq "a post hook of a phase that succeeded has no error" false "$(ctx post-ca '"error" in c')"
 assert_eq "the journal records the phase failed" failed "$(python3 - "$R/var/lib/kkadm/journal" <<'PY'
 import json, sys
 state = ""

@@ -1,9 +1,12 @@
 // The binding context and environment of a hook: see binding_context.h.
 #include "app/phases/hooks/binding_context.h"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "app/util/duration.h"
+#include "app/util/secret_words.h"
 
 namespace kkadm::phases::hooks {
 namespace {
@@ -29,7 +32,54 @@ bool PassedOn(const std::string& name) {
   return name.rfind("LC_", 0) == 0;
 }
 
+template <typename T, typename Same>
+void AddOnce(std::vector<T>& into, const T& item, Same same) {
+  for (T& have : into) {
+    if (same(have, item)) {
+      have = item;
+      return;
+    }
+  }
+  into.push_back(item);
+}
+
+nlohmann::ordered_json OutputsJson(const PhaseOutputs& outputs) {
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  for (const PhaseOutputs::File& file : outputs.files) {
+    files.push_back({{"path", file.path},
+                     {"sha256", file.sha256},
+                     {"mode", fmt::format("{:04o}", file.mode & 07777)}});
+  }
+  nlohmann::ordered_json objects = nlohmann::ordered_json::array();
+  for (const PhaseOutputs::Object& object : outputs.objects) {
+    objects.push_back({{"verb", object.verb}, {"path", object.path}});
+  }
+  nlohmann::ordered_json members = nlohmann::ordered_json::array();
+  for (const PhaseOutputs::EtcdMember& member : outputs.etcd_members) {
+    members.push_back({{"id", member.id}, {"name", member.name}, {"peerURL", member.peer_url}});
+  }
+  return {{"files", files},
+          {"directories", outputs.directories},
+          {"unitsStarted", outputs.units_started},
+          {"unitsEnabled", outputs.units_enabled},
+          {"objects", objects},
+          {"etcdMembers", members}};
+}
+
 }  // namespace
+
+void PhaseOutputs::Merge(const PhaseOutputs& other) {
+  const auto same_path = [](const auto& a, const auto& b) { return a.path == b.path; };
+  const auto same = [](const std::string& a, const std::string& b) { return a == b; };
+  for (const File& file : other.files) AddOnce(files, file, same_path);
+  for (const std::string& dir : other.directories) AddOnce(directories, dir, same);
+  for (const std::string& unit : other.units_started) AddOnce(units_started, unit, same);
+  for (const std::string& unit : other.units_enabled) AddOnce(units_enabled, unit, same);
+  for (const Object& object : other.objects) AddOnce(objects, object, same_path);
+  for (const EtcdMember& member : other.etcd_members) {
+    AddOnce(etcd_members, member, [](const auto& a, const auto& b) { return a.id == b.id; });
+  }
+}
 
 std::string BindingContextJson(const RunFacts& facts, const HookCall& call) {
   nlohmann::ordered_json paths = nlohmann::ordered_json::object();
@@ -52,7 +102,10 @@ std::string BindingContextJson(const RunFacts& facts, const HookCall& call) {
       {"paths", paths},
   };
   if (call.result) context["result"] = ResultName(*call.result);
-  return context.dump() + "\n";
+  if (call.result == PhaseResult::kFailed) context["error"] = util::RedactSecretWords(call.error);
+  if (call.result && call.outputs != nullptr) context["outputs"] = OutputsJson(*call.outputs);
+  // An error may quote bytes that are not UTF-8: replaced, never thrown on.
+  return context.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::vector<std::string> HookEnvironment(const RunFacts& facts, const HookCall& call) {

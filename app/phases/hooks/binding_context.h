@@ -33,12 +33,39 @@ struct RunFacts {
 
 enum class PhaseResult { kSucceeded, kFailed, kSkipped };
 
+// What a phase made on the node and beyond, as the node's journal recorded it while the phase
+// ran (a phase with sub-phases: theirs). Paths are node paths; nothing here is a secret.
+struct PhaseOutputs {
+  struct File {
+    std::string path;
+    std::string sha256;  // of the content the phase left
+    unsigned mode = 0;
+  };
+  struct Object {
+    std::string verb;  // "create", "update", "patch", "delete"
+    std::string path;  // "/api/v1/namespaces/kube-system/configmaps/kubeadm-config"
+  };
+  struct EtcdMember {
+    std::string id, name, peer_url;
+  };
+  std::vector<File> files;
+  std::vector<std::string> directories;  // created
+  std::vector<std::string> units_started, units_enabled;
+  std::vector<Object> objects;
+  std::vector<EtcdMember> etcd_members;
+
+  // Adds what `other` holds that this does not (a file written again: its later content).
+  void Merge(const PhaseOutputs& other);
+};
+
 // One hook about to run.
 struct HookCall {
   std::string_view phase;  // the phase's path; "" for the hooks of the whole command
   Stage stage;
   const Hook& hook;
-  std::optional<PhaseResult> result;  // post hooks: how the phase (or command) ended
+  std::optional<PhaseResult> result;      // post hooks: how the phase (or command) ended
+  std::string_view error = {};            // post hooks of a failed phase: its error, redacted
+  const PhaseOutputs* outputs = nullptr;  // post hooks: what the phase made; null: not known
 };
 
 // The binding context, one JSON object ending in a newline.

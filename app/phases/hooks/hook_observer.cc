@@ -6,7 +6,9 @@
 
 #include <sstream>
 
+#include "app/phases/hooks/hook_report.h"
 #include "app/util/duration.h"
+#include "app/util/secret_words.h"
 
 namespace kkadm::phases::hooks {
 namespace {
@@ -22,7 +24,9 @@ std::string LastLines(const std::string& text, bool cut) {
   if (cut && !lines.empty()) lines.erase(lines.begin());  // the first may be a line's end only
   const std::size_t from = lines.size() > kStderrLines ? lines.size() - kStderrLines : 0;
   std::string out;
-  for (std::size_t i = from; i < lines.size(); ++i) out += "\n  " + lines[i];
+  // A hook may print a secret it read; kkadm's error must not carry it on.
+  for (std::size_t i = from; i < lines.size(); ++i)
+    out += "\n  " + util::RedactSecretWords(lines[i]);
   return out;
 }
 
@@ -45,8 +49,13 @@ Status HookFailure(const std::string& label, const Hook& hook, const util::Proce
 }  // namespace
 
 HookObserver::HookObserver(const util::FileSystem& fs, util::ProcessRunner& runner,
-                           util::Printer& out, RunFacts facts)
-    : fs_(fs), runner_(runner), out_(out), facts_(std::move(facts)) {}
+                           util::Printer& out, RunFacts facts, HookReporting reporting)
+    : fs_(fs),
+      runner_(runner),
+      out_(out),
+      facts_(std::move(facts)),
+      reporting_(std::move(reporting)),
+      clock_(reporting_.clock != nullptr ? *reporting_.clock : util::RealClock()) {}
 
 Result<std::vector<bool>> HookObserver::Plan(const std::vector<workflow::PhaseEntry>& entries,
                                              const std::vector<bool>& selected,
@@ -57,6 +66,9 @@ Result<std::vector<bool>> HookObserver::Plan(const std::vector<workflow::PhaseEn
   index_.clear();
   last_planned_.assign(entries.size(), 0);
   open_.assign(entries.size(), false);
+  outputs_.assign(entries.size(), PhaseOutputs{});
+  all_outputs_ = PhaseOutputs{};
+  run_error_.clear();
   for (std::size_t i = 0; i < entries.size(); ++i) {
     paths_.push_back(entries[i].path);
     parents_.push_back(entries[i].parent);
@@ -66,21 +78,23 @@ Result<std::vector<bool>> HookObserver::Plan(const std::vector<workflow::PhaseEn
       if (selected[j]) last_planned_[i] = j;
     }
   }
-  if (!phase_command) KKADM_RETURN_IF_ERROR(RunHooks("", Stage::kPre, std::nullopt));
+  if (!phase_command) KKADM_RETURN_IF_ERROR(RunHooks(kCommand, Stage::kPre, std::nullopt));
   return selected;
 }
 
 Status HookObserver::PhaseStarting(const workflow::PhaseEntry& entry) {
-  KKADM_RETURN_IF_ERROR(RunHooks(entry.path, Stage::kPre, std::nullopt));
+  KKADM_RETURN_IF_ERROR(RunHooks(IndexOf(entry), Stage::kPre, std::nullopt));
   open_[IndexOf(entry)] = true;
   return Status();
 }
 
 Status HookObserver::PhaseEnded(const workflow::PhaseEntry& entry, const Status& outcome,
                                 bool ran) {
+  const std::size_t i = IndexOf(entry);
+  // Now, while the journal still holds what the phase made as the phase's own.
+  if (ran || !outcome.ok()) CollectOutputs(i);
   // A failed phase ends the run: RunEnded runs the post hooks of what it leaves open.
   if (!outcome.ok()) return outcome;
-  const std::size_t i = IndexOf(entry);
   Status status;
   if (last_planned_[i] == i) {
     status = Close(i, ran ? PhaseResult::kSucceeded : PhaseResult::kSkipped);
@@ -95,6 +109,7 @@ Status HookObserver::PhaseEnded(const workflow::PhaseEntry& entry, const Status&
 
 Status HookObserver::RunEnded(const Status& outcome) {
   Status status = outcome;
+  if (!outcome.ok()) run_error_ = outcome.message();
   auto keep = [&status](Status hooks) {
     if (hooks.ok()) return;
     if (status.ok()) {
@@ -107,7 +122,8 @@ Status HookObserver::RunEnded(const Status& outcome) {
     if (open_[i]) keep(Close(i, outcome.ok() ? PhaseResult::kSucceeded : PhaseResult::kFailed));
   }
   if (!phase_command_) {
-    keep(RunHooks("", Stage::kPost, outcome.ok() ? PhaseResult::kSucceeded : PhaseResult::kFailed));
+    keep(RunHooks(kCommand, Stage::kPost,
+                  outcome.ok() ? PhaseResult::kSucceeded : PhaseResult::kFailed));
   }
   return status;
 }
@@ -115,15 +131,25 @@ Status HookObserver::RunEnded(const Status& outcome) {
 Status HookObserver::Close(std::size_t i, PhaseResult result) {
   if (!open_[i]) return Status();
   open_[i] = false;
-  return RunHooks(paths_[i], Stage::kPost, result);
+  return RunHooks(i, Stage::kPost, result);
+}
+
+void HookObserver::CollectOutputs(std::size_t i) {
+  if (!reporting_.outputs) return;
+  const PhaseOutputs made = reporting_.outputs(paths_[i]);
+  outputs_[i].Merge(made);
+  for (int p = parents_[i]; p >= 0; p = parents_[static_cast<std::size_t>(p)]) {
+    outputs_[static_cast<std::size_t>(p)].Merge(made);
+  }
+  all_outputs_.Merge(made);
 }
 
 std::size_t HookObserver::IndexOf(const workflow::PhaseEntry& entry) const {
   return index_.find(entry.path)->second;
 }
 
-Status HookObserver::RunHooks(std::string_view phase, Stage stage,
-                              std::optional<PhaseResult> result) {
+Status HookObserver::RunHooks(std::size_t i, Stage stage, std::optional<PhaseResult> result) {
+  const std::string_view phase = i == kCommand ? std::string_view() : paths_[i];
   const std::string label =
       fmt::format("{}-{}", StageName(stage), phase.empty() ? facts_.command : phase);
   Result<std::vector<Hook>> hooks =
@@ -132,12 +158,16 @@ Status HookObserver::RunHooks(std::string_view phase, Stage stage,
   // A hook must find the node's files as the phases left them: the certificate and kubeconfig
   // phases write behind, and HostPath waits for every write below the path it is given.
   if (!hooks->empty() && !facts_.dry_run) static_cast<void>(fs_.HostPath("/"));
+  const PhaseOutputs* outputs = nullptr;
+  if (result && reporting_.outputs) outputs = i == kCommand ? &all_outputs_ : &outputs_[i];
+  const std::string_view error =
+      result == PhaseResult::kFailed ? std::string_view(run_error_) : std::string_view();
   for (const Hook& hook : *hooks) {
     if (facts_.dry_run) {
       out_.Line("hooks", fmt::format("Would run {} hook {}", label, hook.path));
       continue;
     }
-    KKADM_RETURN_IF_ERROR(RunHook(HookCall{phase, stage, hook, result}, label));
+    KKADM_RETURN_IF_ERROR(RunHook(HookCall{phase, stage, hook, result, error, outputs}, label));
   }
   return Status();
 }
@@ -145,16 +175,20 @@ Status HookObserver::RunHooks(std::string_view phase, Stage stage,
 Status HookObserver::RunHook(const HookCall& call, const std::string& label) {
   const Hook& hook = call.hook;
   out_.Line("hooks", fmt::format("Running {} hook {}", label, hook.name));
+  reporting_.events.Emit("HookStarted", HookStartedFields(call));
+  HookOutput output;
   util::ProcessRequest request;
   request.path = fs_.HostPath(hook.path);
   request.env = HookEnvironment(facts_, call);
   request.input = BindingContextJson(facts_, call);
   request.input_file_env = kBindingContextEnv;
   request.timeout = hook.timeout;
-  request.on_line = [&hook](util::ProcessStream stream, std::string_view line) {
+  request.on_line = [&hook, &output](util::ProcessStream stream, std::string_view line) {
     spdlog::info("[hooks] {}{}: {}", hook.name,
-                 stream == util::ProcessStream::kStderr ? " (stderr)" : "", line);
+                 stream == util::ProcessStream::kStderr ? " (stderr)" : "",
+                 output.Add(stream, line));
   };
+  const util::Clock::TimePoint start = clock_.Now();
   Result<util::ProcessOutcome> end = runner_.Run(request);
   Status failure;
   if (!end) {
@@ -163,6 +197,8 @@ Status HookObserver::RunHook(const HookCall& call, const std::string& label) {
   } else if (!end->succeeded()) {
     failure = HookFailure(label, hook, *end);
   }
+  reporting_.events.Emit("HookFinished",
+                         HookFinishedFields(call, end, failure, clock_.Now() - start, output));
   if (failure.ok() || hook.fatal) return failure;
   spdlog::warn("[hooks] {} (the hook is not fatal: going on)", failure.message());
   return Status();

@@ -131,6 +131,8 @@ class Journal {
   Status Flush();
 
   const std::string& current_phase() const { return current_; }
+  // The files the running phase wrote so far, as it left them (post-phase hooks are told them).
+  const std::vector<FileOutput>& current_files() const { return current_files_; }
   // Whether the journal is on the node: it was there when loaded, or this run changed the node.
   // Until a phase first makes something, records are kept back: a run that changes nothing (a
   // join refused by preflight) leaves no journal.
