@@ -57,6 +57,7 @@ Result<std::string> MakeDryRunDir(const std::string& name) {
 
 OwnedHost::OwnedHost(Parts parts, util::Machine& machine, util::Terminal& terminal)
     : parts_(std::move(parts)),
+      network_(parts_.dry_run_printer),
       host_{parts_.dry_run_fs ? *parts_.dry_run_fs : *parts_.node_fs,
             parts_.init ? *parts_.init : *parts_.real_init,
             util::RealClock(),
@@ -99,6 +100,7 @@ Result<std::unique_ptr<OwnedHost>> MakeHost(const HostOptions& options, util::Ma
     parts.init = std::make_unique<util::DryRunInitSystem>(printer, parts.real_init.get());
     parts.dry_run_mounter = std::make_unique<util::DryRunMounter>(*parts.real_mounter, printer);
     parts.remover = std::make_unique<util::DryRunTreeRemover>(printer);
+    parts.dry_run_printer = &printer;
   }
   util::Terminal& user = terminal != nullptr ? *terminal : *parts.terminal;
   return std::make_unique<OwnedHost>(std::move(parts), machine, user);

@@ -38,6 +38,8 @@ class OwnedHost {
     std::unique_ptr<util::TreeRemover> remover;
     std::unique_ptr<util::Terminal> terminal;  // null: the caller's
     std::string dry_run_dir;
+    // A dry run's printer: the container runtime client then only says what it would change.
+    util::Printer* dry_run_printer = nullptr;
   };
   OwnedHost(Parts parts, util::Machine& machine, util::Terminal& terminal);
   util::Host& host() { return host_; }

@@ -24,6 +24,7 @@
 #include "app/phases/init/upload_config_phase.h"
 #include "app/phases/init/wait_control_plane_phase.h"
 #include "app/phases/preflight/run_checks.h"
+#include "app/util/duration.h"
 #include "app/util/machine_real.h"
 #include "app/util/suggestions.h"
 #include "cmd/config_file.h"
@@ -122,6 +123,12 @@ Status InitCommand::MakeInitData() {
   data_.manifest_dir = options_.kubeconfig_dir + "/manifests";
   KKADM_RETURN_IF_ERROR(MakeSeams());
   data_.ignore_preflight_errors = std::move(*ignored);
+  Result<std::chrono::milliseconds> cri_wait = util::ParseDuration(options_.cri_socket_wait);
+  if (!cri_wait || cri_wait->count() < 0) {
+    return InvalidArgument(fmt::format(
+        "invalid --cri-socket-wait \"{}\": want a duration such as 10s", options_.cri_socket_wait));
+  }
+  data_.cri_socket_wait = *cri_wait;
   data_.kubeconfig_dir = options_.kubeconfig_dir;
   data_.admin_kubeconfig_path = options_.kubeconfig_path;
   data_.upload_certs = options_.upload_certs;

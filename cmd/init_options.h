@@ -16,6 +16,7 @@ struct InitOptions {
   bool skip_token_print = false;
   bool skip_certificate_key_print = false;
   bool force = false;  // overwrite files changed since kkadm wrote them
+  std::string cri_socket_wait = "10s";  // the CRI check's wait for the runtime's socket
   std::string kubeconfig_dir = "/etc/kubernetes";
   std::string kubeconfig_path = "/etc/kubernetes/admin.conf";
 };

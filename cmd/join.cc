@@ -16,6 +16,7 @@
 #include "app/phases/join/wait_control_plane_phase.h"
 #include "app/phases/kubelet/kubelet_bootstrap.h"
 #include "app/phases/preflight/run_checks.h"
+#include "app/util/duration.h"
 #include "app/util/file_system_real.h"
 #include "app/util/machine_real.h"
 #include "app/util/suggestions.h"
@@ -156,6 +157,12 @@ Status JoinCommand::MakeJoinData() {
     data_.patches = util::patches::Patcher(data_.cfg.patches_directory, printer_);
   }
   data_.dry_run = data_.cfg.dry_run;
+  Result<std::chrono::milliseconds> cri_wait = util::ParseDuration(options_.cri_socket_wait);
+  if (!cri_wait || cri_wait->count() < 0) {
+    return InvalidArgument(fmt::format(
+        "invalid --cri-socket-wait \"{}\": want a duration such as 10s", options_.cri_socket_wait));
+  }
+  data_.cri_socket_wait = *cri_wait;
   if (data_.cfg.discovery.bootstrap_token) {
     data_.discovery_endpoints = {data_.cfg.discovery.bootstrap_token->api_server_endpoint};
     for (const auto& e : options_.extra_endpoints) data_.discovery_endpoints.push_back(e);

@@ -67,6 +67,13 @@ void RegisterJoinFlags(workflow::FlagSet& flags, JoinOptions& o) {
   RegisterNodeFlags(flags, o.flags);
   AddBoolFlag(flags, "force", o.force,
               "Overwrite files that were changed since kkadm wrote them when phases run again.");
+  flags.Register("cri-socket-wait", [&o](CLI::App& app) {
+    return app
+        .add_option("--cri-socket-wait", o.cri_socket_wait,
+                    "How long the CRI pre-flight check waits for the container runtime's "
+                    "socket to appear (e.g. 30s, 2m; 0s: not at all; kkadm's extension)")
+        ->capture_default_str();
+  });
 }
 
 Status ApplyJoinArgument(JoinOptions& options) {

@@ -18,6 +18,7 @@ struct JoinOptions {
   // The API endpoints of a join token after its first (which becomes the endpoint).
   std::vector<std::string> extra_endpoints;
   bool force = false;  // overwrite files changed since kkadm wrote them
+  std::string cri_socket_wait = "10s";  // the CRI check's wait for the runtime's socket
 };
 
 // Registers every flag of `kkadm join`, and the positional argument as "api-server-endpoint", in

@@ -8,7 +8,8 @@ KKADM_BUILD=${KKADM_BUILD:-$KKADM_ROOT/build}
 # kubectl is on the machine; node/npm from Debian when none is installed. cloud-init is there for
 # `cloud-init schema`, which checks kkadm's user-data (tests/e2e/cloud_init_schema_test.sh).
 KKADM_BUILD_PACKAGES=(g++ cmake ninja-build ccache pkg-config libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
-  libspdlog-dev libfmt-dev libsystemd-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev)
+  libspdlog-dev libfmt-dev libsystemd-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev
+  libgrpc++-dev protobuf-compiler-grpc)
 # zsh and fish load `kkadm completion zsh|fish` (tests/e2e/command_line_test.sh); dpkg-dev and file
 # let the package test compute and check the .deb's dependencies (tests/e2e/package_deb_test.sh).
 KKADM_TEST_PACKAGES=(clang-format openssl etcd-server etcd-client iproute2 curl util-linux procps python3 cloud-init

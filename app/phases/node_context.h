@@ -3,6 +3,7 @@
 // The data of init, join and reset (and of upgrade, to come) extends it.
 #pragma once
 
+#include <chrono>
 #include <set>
 #include <string>
 
@@ -35,6 +36,8 @@ struct NodeContext {
 
   // Lower-cased check names from --ignore-preflight-errors and the config, or {"all"}.
   std::set<std::string> ignore_preflight_errors;
+  // How long the CRI pre-flight check waits for the runtime's socket (--cri-socket-wait).
+  std::chrono::milliseconds cri_socket_wait = std::chrono::seconds(10);
   // kkadm's earlier work on this node as its journal records it: pre-flight does not count it.
   // Set by the command before any phase runs; empty on a node without a journal.
   OwnWork own_work;

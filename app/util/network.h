@@ -1,6 +1,6 @@
-// Network: the one factory for clients that leave the process: HTTP(S), the Kubernetes API, etcd.
-// Commands build one (RealNetwork, over libcurl) and hand it to phases in util::Host; tests hand
-// in a fake, so no phase or command builds a libcurl client itself.
+// Network: the one factory for clients that leave the process: HTTP(S), the Kubernetes API, etcd,
+// the container runtime (CRI). Commands build one (RealNetwork, over libcurl and gRPC) and hand it
+// to phases in util::Host; tests hand in a fake, so no phase or command builds a client itself.
 #pragma once
 
 #include <chrono>
@@ -8,11 +8,13 @@
 #include <string>
 
 #include "app/util/clock.h"
+#include "app/util/container_runtime.h"
 #include "app/util/etcd_client.h"
 #include "app/util/file_system.h"
 #include "app/util/http_client.h"
 #include "app/util/kube_client.h"
 #include "app/util/kube_client_real.h"
+#include "app/util/printer.h"
 #include "app/util/status.h"
 
 namespace kkadm::util {
@@ -24,14 +26,24 @@ class Network {
   // A Kubernetes API client for `config` (its *_pem fields; the *_file fields are ignored).
   virtual std::unique_ptr<KubeClient> Kube(KubeClientConfig config) = 0;
   virtual std::unique_ptr<EtcdClient> Etcd(EtcdClientConfig config) = 0;
+  // A CRI client for the runtime at `options.endpoint`. It connects on its first call; Internal
+  // when the gRPC client library cannot be loaded.
+  virtual Result<std::unique_ptr<ContainerRuntime>> Cri(const CriClientOptions& options) = 0;
 };
 
-// libcurl's clients: RealKubeClient and EtcdClient over NewHttpClient.
+// libcurl's clients: RealKubeClient and EtcdClient over NewHttpClient; the gRPC CRI client
+// (app/util/cri/), which in a dry run (`dry_run` set) reads from the runtime and only prints the
+// changes it would make.
 class RealNetwork final : public Network {
  public:
+  explicit RealNetwork(Printer* dry_run = nullptr) : dry_run_(dry_run) {}
   std::unique_ptr<HttpClient> Http(const HttpClientOptions& options) override;
   std::unique_ptr<KubeClient> Kube(KubeClientConfig config) override;
   std::unique_ptr<EtcdClient> Etcd(EtcdClientConfig config) override;
+  Result<std::unique_ptr<ContainerRuntime>> Cri(const CriClientOptions& options) override;
+
+ private:
+  Printer* dry_run_;
 };
 
 // The body of a plain GET (the kubelet's http://127.0.0.1:10248/healthz) that answered 200;

@@ -21,7 +21,7 @@ class FakeContainerRuntime final : public util::ContainerRuntime {
   std::string endpoint = "unix:///var/run/containerd/containerd.sock";
   util::CriVersion version{"0.1.0", "containerd", "1.6.20~ds1", "v1"};
   util::CriRuntimeStatus status{{{"RuntimeReady", true, "", ""}, {"NetworkReady", true, "", ""}}};
-  std::optional<std::string> cgroup_driver;  // nullopt: as containerd 1.6 (not reported)
+  std::optional<std::string> cgroup_driver;   // nullopt: as containerd 1.6 (not reported)
   std::map<std::string, std::string> images;  // reference -> id
   std::vector<util::PodSandbox> sandboxes;
   std::vector<util::Container> containers;
@@ -122,9 +122,7 @@ class ForwardingContainerRuntime final : public util::ContainerRuntime {
   Result<std::optional<std::string>> ImageStatus(const std::string& image) override {
     return to_.ImageStatus(image);
   }
-  Result<std::string> PullImage(const std::string& image) override {
-    return to_.PullImage(image);
-  }
+  Result<std::string> PullImage(const std::string& image) override { return to_.PullImage(image); }
   Result<std::vector<util::PodSandbox>> ListPodSandbox() override { return to_.ListPodSandbox(); }
   Status StopPodSandbox(const std::string& id) override { return to_.StopPodSandbox(id); }
   Status RemovePodSandbox(const std::string& id) override { return to_.RemovePodSandbox(id); }

@@ -11,6 +11,11 @@ namespace kkadm::phases {
 preflight::CheckList InitNodeChecks(const InitData& data) {
   preflight::NodeCheckOptions options;
   options.manifest_dir = data.manifest_dir;
+  options.cri.out = data.out;
+  options.cri.socket_wait =
+      preflight::CriSocketWait(data.cri_socket_wait, data.ignore_preflight_errors);
+  options.cri.kubelet_cgroup_driver =
+      preflight::KubeletCgroupDriver(data.cfg.component_configs.kubelet, "systemd");
   return preflight::InitNodeChecks(data.cfg, options);
 }
 
@@ -52,6 +57,7 @@ workflow::Phase NewPreflightPhase(InitData& data) {
                          "dry-run",
                          "node-name",
                          "cri-socket",
+                         "cri-socket-wait",
                          "kubernetes-version",
                          "apiserver-advertise-address",
                          "apiserver-bind-port"};

@@ -75,7 +75,13 @@ preflight::CheckList JoinNodeChecks(const JoinData& data) {
   checks.push_back(preflight::NewFileAvailableCheck(data.kubelet_kubeconfig_path()));
   checks.push_back(preflight::NewFileAvailableCheck(data.bootstrap_kubeconfig_path()));
   // kubeadm passes no Kubernetes version here: the cluster's is not known before discovery.
-  preflight::AddCommonChecks(data.cfg.node_registration, "", checks);
+  preflight::CriCheckOptions cri;
+  cri.out = data.out;
+  cri.socket_wait = preflight::CriSocketWait(data.cri_socket_wait, data.ignore_preflight_errors);
+  // The cluster's KubeletConfiguration is not known before discovery: only the user's is compared.
+  cri.kubelet_cgroup_driver =
+      preflight::KubeletCgroupDriver(data.cfg.component_configs.kubelet, "");
+  preflight::AddCommonChecks(data.cfg.node_registration, "", checks, cri);
   if (!data.control_plane())
     checks.push_back(preflight::NewFileAvailableCheck(data.cfg.ca_cert_path));
   if (data.cfg.discovery.bootstrap_token) {
@@ -124,6 +130,7 @@ workflow::Phase NewJoinPreflightPhase(JoinData& data) {
                          "apiserver-advertise-address",
                          "apiserver-bind-port",
                          "cri-socket",
+                         "cri-socket-wait",
                          "node-name",
                          "discovery-file",
                          "discovery-token",

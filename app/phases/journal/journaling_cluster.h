@@ -45,6 +45,10 @@ class JournalingNetwork final : public util::Network {
   std::unique_ptr<util::EtcdClient> Etcd(util::EtcdClientConfig config) override {
     return net_.Etcd(std::move(config));
   }
+  Result<std::unique_ptr<util::ContainerRuntime>> Cri(
+      const util::CriClientOptions& options) override {
+    return net_.Cri(options);
+  }
 
  private:
   util::Network& net_;

@@ -1,4 +1,4 @@
-// Pre-flight checks on services and the CRI socket: Service-<Name>, Firewalld, CRI.
+// Pre-flight checks on services: Service-<Name>, Firewalld.
 #include "app/phases/preflight/checks_services.h"
 
 #include <fmt/format.h>
@@ -60,29 +60,6 @@ class FirewalldCheck final : public Check {
   std::vector<int> ports_;
 };
 
-class CriCheck final : public Check {
- public:
-  explicit CriCheck(std::string endpoint) : endpoint_(std::move(endpoint)) {}
-  std::string Name() const override { return "CRI"; }
-  CheckResult Run(const util::Host& host) const override {
-    constexpr std::string_view kUnix = "unix://";
-    std::string path = endpoint_;
-    if (path.rfind(kUnix, 0) == 0) {
-      path = path.substr(kUnix.size());
-    } else if (path.find("://") != std::string::npos) {
-      return {{},
-              {"container runtime is not running: unsupported CRI endpoint \"" + endpoint_ +
-               "\" (only unix:// sockets are supported)"}};
-    }
-    Status status = host.machine.CheckUnixSocket(path);
-    if (status.ok()) return {};
-    return {{}, {"container runtime is not running: " + status.message()}};
-  }
-
- private:
-  std::string endpoint_;
-};
-
 }  // namespace
 
 std::unique_ptr<Check> NewServiceCheck(std::string service) {
@@ -90,9 +67,6 @@ std::unique_ptr<Check> NewServiceCheck(std::string service) {
 }
 std::unique_ptr<Check> NewFirewalldCheck(std::vector<int> ports) {
   return std::make_unique<FirewalldCheck>(std::move(ports));
-}
-std::unique_ptr<Check> NewCriCheck(std::string cri_socket) {
-  return std::make_unique<CriCheck>(std::move(cri_socket));
 }
 
 }  // namespace kkadm::phases::preflight

@@ -1,4 +1,4 @@
-// Pre-flight checks on services (util::InitSystem) and the container runtime's CRI socket.
+// Pre-flight checks on services (util::InitSystem).
 #pragma once
 
 #include <memory>
@@ -14,8 +14,5 @@ namespace kkadm::phases::preflight {
 std::unique_ptr<Check> NewServiceCheck(std::string service);
 // "Firewalld": warning when firewalld is active, naming the ports that must be open.
 std::unique_ptr<Check> NewFirewalldCheck(std::vector<int> ports);
-// "CRI": error unless `cri_socket` ("unix:///path" or a bare path) is a Unix socket on this
-// machine.
-std::unique_ptr<Check> NewCriCheck(std::string cri_socket);
 
 }  // namespace kkadm::phases::preflight

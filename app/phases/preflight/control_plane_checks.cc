@@ -77,8 +77,8 @@ void AddEtcdChecks(const config::InitConfiguration& cfg, const NodeCheckOptions&
 }  // namespace
 
 void AddCommonChecks(const config::NodeRegistration& node, const std::string& kubernetes_version,
-                     CheckList& checks) {
-  checks.push_back(NewCriCheck(node.cri_socket));
+                     CheckList& checks, const CriCheckOptions& cri) {
+  checks.push_back(NewCriCheck(node.cri_socket, cri));
   checks.push_back(NewSwapCheck());
   // kube-proxy stopped needing conntrack in Kubernetes 1.32.
   if (BeforeKubernetes132(kubernetes_version)) {
@@ -116,7 +116,7 @@ CheckList InitNodeChecks(const config::InitConfiguration& cfg, const NodeCheckOp
     for (const auto& cidr : util::SplitComma(*list)) checks.push_back(NewHttpProxyCidrCheck(cidr));
   }
   if (!options.secondary_control_plane) {
-    AddCommonChecks(cfg.node_registration, cfg.cluster.kubernetes_version, checks);
+    AddCommonChecks(cfg.node_registration, cfg.cluster.kubernetes_version, checks, options.cri);
     AddForwardingChecks(cfg, checks);
   }
   AddEtcdChecks(cfg, options, checks);

@@ -9,6 +9,7 @@
 #include "app/config/types.h"
 #include "app/phases/own_work.h"
 #include "app/phases/preflight/check.h"
+#include "app/phases/preflight/checks_cri.h"
 #include "app/util/printer.h"
 #include "app/util/status.h"
 
@@ -25,6 +26,8 @@ struct NodeCheckOptions {
   // A joining control-plane node that downloads the certificates: external etcd's certificate
   // files are not checked, they come with the download.
   bool download_certs = false;
+  // The CRI check's wait for the runtime's socket, its output, the kubelet's cgroup driver.
+  CriCheckOptions cri;
 };
 
 // kubeadm's init check list, in kubeadm's order, for a validated config: machine size, versions,
@@ -35,9 +38,10 @@ struct NodeCheckOptions {
 CheckList InitNodeChecks(const config::InitConfiguration& cfg, const NodeCheckOptions& options);
 
 // kubeadm's addCommonChecks, appended to `checks`: CRI, Swap, the binaries (conntrack only for a
-// `kubernetes_version` before v1.32), Hostname, Service-Kubelet, Port-10250.
+// `kubernetes_version` before v1.32), Hostname, Service-Kubelet, Port-10250. `cri` configures
+// the CRI check.
 void AddCommonChecks(const config::NodeRegistration& node, const std::string& kubernetes_version,
-                     CheckList& checks);
+                     CheckList& checks, const CriCheckOptions& cri = {});
 
 // Where kkadm's own work on a node would show in its checks.
 struct OwnWorkPlaces {

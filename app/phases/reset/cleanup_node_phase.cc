@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <map>
 
+#include "app/phases/cri/cri_socket.h"
+#include "app/phases/cri/pod_removal.h"
 #include "app/phases/journal/journal.h"
 
 namespace kkadm::phases::reset {
@@ -55,6 +57,32 @@ void StopKubelet(ResetData& data) {
   spdlog::warn("[reset] Please ensure kubelet is stopped manually");
   data.LeaveBehind(kKubeletUnit, "could not be stopped: " + stopped.message() +
                                      "; stop it by hand ('systemctl stop kubelet')");
+}
+
+void RemoveContainers(ResetData& data) {
+  Result<std::string> endpoint = cri::CriSocketOrDetected(*data.host, data.cfg.cri_socket);
+  Result<std::string> path = endpoint ? util::CriSocketPath(*endpoint) : endpoint;
+  if (!path) {
+    data.LeaveBehind("containers", "not removed: " + path.error().message());
+    return;
+  }
+  // No runtime, no containers: a node whose runtime is gone (or never was) has none to remove.
+  Status socket = data.host->machine.CheckUnixSocket(data.fs().HostPath(*path));
+  if (socket.code() == StatusCode::kNotFound) {
+    spdlog::info("[reset] No container runtime socket at {}: no containers to remove", *path);
+    return;
+  }
+  Result<std::unique_ptr<util::ContainerRuntime>> runtime = cri::ConnectCri(*data.host, *endpoint);
+  if (!runtime) {
+    data.LeaveBehind(*endpoint, "containers not removed: " + runtime.error().message());
+    return;
+  }
+  cri::PodRemovalOptions options;
+  options.verify = !data.dry_run;
+  for (const cri::NotRemoved& left :
+       cri::RemoveKubernetesPods(**runtime, data.host->clock, data.printer(), options)) {
+    data.LeaveBehind(left.what, left.reason);
+  }
 }
 
 bool UnmountKubeletDir(ResetData& data) {
@@ -120,6 +148,8 @@ Status UndoJournaled(ResetData& data) {
                                            journal::kJournalPath));
   journal::UndoReport report;
   journal::UndoUnits(*data.made, data.host->init, report);
+  // The kubelet kkadm started ran the pods: every sandbox in the CRI is Kubernetes' (kubeadm).
+  RemoveContainers(data);
   journal::UndoScope scope{ComponentDirs(data), {}, KubeletFiles(data)};
   if (!UnmountKubeletDir(data)) scope.spared.push_back(data.kubelet_dir);
   std::vector<std::string> extra = DirectoriesToClean(data, false);
@@ -141,6 +171,7 @@ Status UndoJournaled(ResetData& data) {
 Status RunCleanupNode(ResetData& data) {
   if (data.made) return UndoJournaled(data);
   StopKubelet(data);
+  RemoveContainers(data);
   bool unmounted = UnmountKubeletDir(data);
   // etcd ran until the kubelet stopped: what it wrote after remove-etcd-member emptied its data
   // directory (or a restarted etcd's fresh member directory) goes too.

@@ -23,6 +23,11 @@ namespace kkadm::phases::reset {
 // service"). A unit that does not exist is fine; any other failure is added to data.left_behind.
 void StopKubelet(ResetData& data);
 
+// Stops and removes every pod sandbox and its containers from the container runtime at
+// data.cfg.criSocket (detected as kubeadm does when empty), under the node root; what remains
+// goes to data.left_behind. No socket there: nothing to remove, said on one line.
+void RemoveContainers(ResetData& data);
+
 // Unmounts every mount point below data.kubelet_dir (unmountFlags from the configuration)
 // through the host's Mounter, which says so, then checks that none is left. True when none is;
 // otherwise each mount that stayed, and the kubelet directory itself (whose contents must then not
@@ -39,13 +44,15 @@ std::vector<std::string> DirectoriesToClean(const ResetData& data, bool kubelet_
 std::vector<std::string> FilesToDelete(const ResetData& data);
 
 // The whole phase. With kkadm's journal (data.made): the units kkadm started or enabled are
-// stopped or disabled (no call to the init system when it recorded none), UnmountKubeletDir,
+// stopped or disabled (no call to the init system when it recorded none), RemoveContainers (all
+// the pods in the CRI: the kubelet kkadm started ran them), UnmountKubeletDir,
 // --cleanup-tmp-dir and --cleanup-cni as below, then journal::UndoFiles removes exactly what
 // kkadm made (the kubelet's and the local etcd's state with a directory kkadm created) and kkadm's
 // own state last; what it kept on purpose goes to data.kept and data.removed_changed.
-// Without it, as kubeadm: StopKubelet, UnmountKubeletDir, the etcd data directory emptied again
-// when remove-etcd-member emptied it (etcd was still running then), the non-default certificate
-// directory warning, then the contents of DirectoriesToClean and the FilesToDelete, through the
+// Without it, as kubeadm: StopKubelet, RemoveContainers, UnmountKubeletDir, the etcd data
+// directory emptied again when remove-etcd-member emptied it (etcd was still running then), the
+// non-default certificate directory warning, then the contents of DirectoriesToClean and the
+// FilesToDelete, through the
 // host's TreeRemover (which never follows a symbolic link and never enters another mount, and says
 // what it deletes). Never fails: everything it could not do is in data.left_behind. Idempotent:
 // what is already gone is fine. With the dry run's seams it changes nothing and they print

@@ -44,6 +44,8 @@ inline nlohmann::json ReadyNode(const std::string& name, bool ready) {
 class JoinPhasesTest : public ::testing::Test {
  protected:
   JoinPhasesTest() {
+    // The container runtime's socket, where the CRI check looks: under the node root.
+    machine_.unix_sockets.insert(fs_.HostPath("/var/run/containerd/containerd.sock"));
     init_.units["kubelet.service"] = {.exists = true, .enabled = true, .active = false};
     config::BootstrapTokenDiscovery bt;
     bt.token = fixture_.Token();

@@ -59,20 +59,5 @@ TEST(PreflightServiceChecksTest, FirewalldActiveWarnsWithPorts) {
                           "cluster may not function correctly"));
 }
 
-TEST(PreflightServiceChecksTest, CriSocketMustExist) {
-  PreflightEnv env;
-  auto check = NewCriCheck("unix:///var/run/containerd/containerd.sock");
-  EXPECT_EQ(check->Name(), "CRI");
-  EXPECT_THAT(env.Run(*check).errors, IsEmpty());
-  EXPECT_THAT(env.Run(*NewCriCheck("/var/run/containerd/containerd.sock")).errors, IsEmpty());
-  env.machine.unix_sockets.clear();
-  auto result = env.Run(*check);
-  ASSERT_EQ(result.errors.size(), 1u);
-  EXPECT_THAT(result.errors[0], ::testing::StartsWith("container runtime is not running: "));
-  EXPECT_THAT(result.errors[0], HasSubstr("/var/run/containerd/containerd.sock"));
-  EXPECT_THAT(env.Run(*NewCriCheck("npipe:////./pipe/containerd")).errors[0],
-              HasSubstr("unsupported CRI endpoint"));
-}
-
 }  // namespace
 }  // namespace kkadm::phases::preflight

@@ -71,6 +71,17 @@ const std::vector<std::string> kDefaultNames = {
     "Port-2380",
     "DirAvailable--var-lib-etcd"};
 
+// What the CRI check says of the fake runtime (tests/fakes/fake_container_runtime.h).
+const std::string kRuntimeLine =
+    "[preflight] Container runtime containerd 1.6.20~ds1 (CRI API v1) at "
+    "unix:///var/run/containerd/containerd.sock: network ready\n";
+// kubeadm's lines before it pulls the control-plane images (app/phases/images/image_pull_check.h).
+const std::string kPullLines =
+    "[preflight] Pulling images required for setting up a Kubernetes cluster\n"
+    "[preflight] This might take a minute or two, depending on the speed of your internet "
+    "connection\n"
+    "[preflight] You can also perform this action beforehand using 'kubeadm config images pull'\n";
+
 TEST(PreflightInitChecksTest, DefaultListInKubeadmOrder) {
   InitEnv e;
   EXPECT_EQ(e.Names(), kDefaultNames);
@@ -80,7 +91,9 @@ TEST(PreflightInitChecksTest, HealthyMachinePassesSilently) {
   InitEnv e;
   Status status = RunInitPreflight(e.data);
   EXPECT_TRUE(status.ok()) << status.message() << "\n" << e.out.str();
-  EXPECT_EQ(e.out.str(), "[preflight] Running pre-flight checks\n");
+  EXPECT_EQ(e.out.str(),
+            std::string("[preflight] Running pre-flight checks\n") + kRuntimeLine + kPullLines);
+  EXPECT_EQ(e.env.seams.network.runtime.images.size(), 7u);  // kubeadm's images, pulled
 }
 
 TEST(PreflightInitChecksTest, RootCheckFailsFastAlone) {
@@ -105,8 +118,9 @@ TEST(PreflightInitChecksTest, IgnoredRootCheckContinues) {
   e.data.ignore_preflight_errors = {"isprivilegeduser"};
   EXPECT_TRUE(RunInitPreflight(e.data).ok());
   EXPECT_EQ(e.out.str(),
-            "[preflight] Running pre-flight checks\n"
-            "\t[WARNING IsPrivilegedUser]: user is not running as root\n");
+            std::string("[preflight] Running pre-flight checks\n"
+                        "\t[WARNING IsPrivilegedUser]: user is not running as root\n") +
+                kRuntimeLine + kPullLines);
 }
 
 TEST(PreflightInitChecksTest, BusyPortsAndExistingFilesFail) {
@@ -121,16 +135,16 @@ TEST(PreflightInitChecksTest, BusyPortsAndExistingFilesFail) {
             "FileAvailable--etc-kubernetes-manifests-etcd.yaml, Port-2379, "
             "DirAvailable--var-lib-etcd");
   EXPECT_EQ(e.out.str(),
-            "[preflight] Running pre-flight checks\n"
-            "\t[WARNING FileExisting-socat]: socat not found in system path\n"
-            "[preflight] Some fatal errors occurred:\n"
-            "\t[ERROR Port-6443]: Port 6443 is in use\n"
-            "\t[ERROR FileAvailable--etc-kubernetes-manifests-etcd.yaml]: "
-            "/etc/kubernetes/manifests/etcd.yaml already exists\n"
-            "\t[ERROR Port-2379]: Port 2379 is in use\n"
-            "\t[ERROR DirAvailable--var-lib-etcd]: /var/lib/etcd is not empty\n"
-            "[preflight] If you know what you are doing, you can make a check non-fatal with "
-            "`--ignore-preflight-errors=...`\n");
+            std::string("[preflight] Running pre-flight checks\n") + kRuntimeLine +
+                "\t[WARNING FileExisting-socat]: socat not found in system path\n"
+                "[preflight] Some fatal errors occurred:\n"
+                "\t[ERROR Port-6443]: Port 6443 is in use\n"
+                "\t[ERROR FileAvailable--etc-kubernetes-manifests-etcd.yaml]: "
+                "/etc/kubernetes/manifests/etcd.yaml already exists\n"
+                "\t[ERROR Port-2379]: Port 2379 is in use\n"
+                "\t[ERROR DirAvailable--var-lib-etcd]: /var/lib/etcd is not empty\n"
+                "[preflight] If you know what you are doing, you can make a check non-fatal with "
+                "`--ignore-preflight-errors=...`\n");
 }
 
 // `kkadm init phase etcd local` and `kubelet-start` by hand, then `kkadm init`: the manifest, the
@@ -218,8 +232,8 @@ TEST(PreflightInitChecksTest, DryRunSaysImagesWouldBePulled) {
   e.data.dry_run = true;
   EXPECT_TRUE(RunInitPreflight(e.data).ok());
   EXPECT_EQ(e.out.str(),
-            "[preflight] Running pre-flight checks\n"
-            "[preflight] Would pull the required images (like 'kubeadm config images pull')\n");
+            std::string("[preflight] Running pre-flight checks\n") + kRuntimeLine +
+                "[preflight] Would pull the required images (like 'kubeadm config images pull')\n");
 }
 
 TEST(PreflightPhaseTest, AdapterShapeAndRun) {
@@ -227,10 +241,10 @@ TEST(PreflightPhaseTest, AdapterShapeAndRun) {
   workflow::Phase phase = NewPreflightPhase(e.data);
   EXPECT_EQ(phase.name, "preflight");
   EXPECT_EQ(phase.description, "Run pre-flight checks");
-  EXPECT_THAT(
-      phase.inherit_flags,
-      ElementsAre("config", "ignore-preflight-errors", "dry-run", "node-name", "cri-socket",
-                  "kubernetes-version", "apiserver-advertise-address", "apiserver-bind-port"));
+  EXPECT_THAT(phase.inherit_flags,
+              ElementsAre("config", "ignore-preflight-errors", "dry-run", "node-name", "cri-socket",
+                          "cri-socket-wait", "kubernetes-version", "apiserver-advertise-address",
+                          "apiserver-bind-port"));
   ASSERT_TRUE(phase.run);
   EXPECT_FALSE(phase.run_if);
   e.env.machine.cpus = 1;

@@ -18,6 +18,8 @@ namespace kkadm::testing {
 struct PreflightEnv {
   PreflightEnv() : fs(root.path()), host{seams.Over(fs, init, util::RealClock(), machine)} {
     init.units["kubelet.service"] = {.exists = true, .enabled = true, .active = false};
+    // The container runtime's socket, where the CRI check looks: under the node root.
+    machine.unix_sockets.insert(fs.HostPath("/var/run/containerd/containerd.sock"));
   }
   phases::preflight::CheckResult Run(const phases::preflight::Check& check) const {
     return check.Run(host);
