@@ -2,6 +2,7 @@
 // node checks for init's configuration.
 #include "app/phases/init/preflight_phase.h"
 
+#include "app/phases/images/image_pull_check.h"
 #include "app/phases/preflight/checks_system.h"
 #include "app/phases/preflight/control_plane_checks.h"
 #include "app/phases/preflight/run_checks.h"
@@ -34,11 +35,10 @@ Status RunInitPreflight(InitData& data) {
   preflight::LeaveOutChecksOfOwnWork(checks, data.own_work, places, out);
   KKADM_RETURN_IF_ERROR(
       preflight::RunChecks(checks, *data.host, data.ignore_preflight_errors, out, data.events));
-  // kkadm talks to no container runtime, so images are never pulled; dry-run keeps kubeadm's line.
-  if (data.dry_run) {
-    out.Line("preflight", "Would pull the required images (like 'kubeadm config images pull')");
-  }
-  return Status();
+  return images::RunPullImagesCheck(
+      *data.host,
+      images::ImagePullInputFor(data.cfg.node_registration, data.cfg.cluster, data.events),
+      data.dry_run, data.ignore_preflight_errors, out);
 }
 
 workflow::Phase NewPreflightPhase(InitData& data) {

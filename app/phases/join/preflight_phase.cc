@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "app/phases/images/image_pull_check.h"
 #include "app/phases/preflight/checks_files.h"
 #include "app/phases/preflight/checks_system.h"
 #include "app/phases/preflight/control_plane_checks.h"
@@ -61,11 +62,13 @@ Status RunControlPlaneChecks(JoinData& data, const JoinCluster& cluster) {
   preflight::CheckList checks = preflight::InitNodeChecks(cluster.init_cfg, options);
   preflight::LeaveOutChecksOfOwnWork(checks, data.own_work, OwnWorkPlacesOf(data), data.printer());
   KKADM_RETURN_IF_ERROR(RunChecksOf(data, checks));
-  // kkadm talks to no container runtime, so images are never pulled; dry-run keeps kubeadm's line.
-  if (data.dry_run)
-    data.printer().Line(kPrefix,
-                        "Would pull the required images (like 'kubeadm config images pull')");
-  return Status::Ok();
+  // As kubeadm: the joining node's registration (socket, pull policy), the cluster's images.
+  images::ImagePullCheckInput pull =
+      images::ImagePullInputFor(data.cfg.node_registration, cluster.init_cfg.cluster, data.events);
+  Status pulled = images::RunPullImagesCheck(*data.host, pull, data.dry_run,
+                                             data.ignore_preflight_errors, data.printer());
+  if (!pulled.ok()) data.preflight_checks_failed = true;
+  return pulled;
 }
 
 }  // namespace
