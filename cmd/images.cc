@@ -9,6 +9,7 @@
 #include "app/config/print_defaults.h"
 #include "app/util/yaml/yaml.h"
 #include "cmd/config_file.h"
+#include "cmd/config_images_pull.h"
 #include "cmd/context.h"
 #include "cmd/flag_fields.h"
 
@@ -62,6 +63,7 @@ void AddImagesCommand(CLI::App& config_cmd, CommandContext& context) {
     }
     context.out << FormatImages(config::ControlPlaneImages(*cfg), options->output);
   });
+  AddImagesPullCommand(*images, context);
 }
 
 }  // namespace kkadm::cmd

@@ -217,8 +217,8 @@ registry_manifest_gets() {
 registry_blob_gets() { grep -E "\"GET /v2/${1:-[^ ]*}/blobs/.*\"containerd/" "$REGISTRY_LOG" | wc -l; }
 
 flaky_proxy_start() {
-  local d=$WORK/flaky
-  mkdir -p "$d"
+  local d
+  d=$(mktemp -d "$WORK/flaky-XXXXXX")
   FLAKY_LOG=$d/proxy.log
   : >"$FLAKY_LOG"
   "$KK_PY" "$KK_LIB_DIR/flaky_proxy.py" --upstream "$REGISTRY" --fail "$1" --mode "${2:-503}" \
