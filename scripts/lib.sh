@@ -12,8 +12,11 @@ KKADM_BUILD_PACKAGES=(g++ cmake ninja-build ccache pkg-config libcli11-dev libya
   libgrpc++-dev protobuf-compiler-grpc)
 # zsh and fish load `kkadm completion zsh|fish` (tests/e2e/command_line_test.sh); dpkg-dev and file
 # let the package test compute and check the .deb's dependencies (tests/e2e/package_deb_test.sh).
+# containerd, runc, docker-registry, skopeo, busybox-static and Debian's python3-grpcio/grpc-tools
+# are the real runtime, registry and independent CRI client of tests/e2e/lib/containerd.sh.
 KKADM_TEST_PACKAGES=(clang-format openssl etcd-server etcd-client iproute2 curl util-linux procps python3 cloud-init
-  zsh fish dpkg-dev file)
+  zsh fish dpkg-dev file containerd runc docker-registry skopeo busybox-static python3-grpcio
+  python3-grpc-tools)
 
 log() { printf '==> %s\n' "$*" >&2; }
 
