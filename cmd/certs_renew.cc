@@ -13,6 +13,7 @@
 #include "app/util/printer.h"
 #include "cmd/certs.h"
 #include "cmd/certs_host.h"
+#include "cmd/certs_journal.h"
 #include "cmd/context.h"
 
 namespace kkadm::cmd {
@@ -76,9 +77,23 @@ Status RenewOne(const certs::RenewalItem& item, const certs::RenewalEnv& env, st
   return Status();
 }
 
+// Renews the item, as a phase of the journal's "certs renew" run when the node has a journal and
+// the item will be written (its file is there and its CA has a key).
+Status RecordedRenewal(const certs::RenewalItem& item, const certs::RenewalEnv& env,
+                       RenewalRecorder* recorder, std::ostream& out, bool& renewed) {
+  if (recorder == nullptr || !env.fs.Exists(certs::ItemPath(item, env)) ||
+      certs::IsExternallyManaged(item.ca_base, env)) {
+    return RenewOne(item, env, out, renewed);
+  }
+  KKADM_RETURN_IF_ERROR(recorder->Begin(item.name));
+  const certs::RenewalEnv recorded{
+      .cluster = env.cluster, .fs = recorder->fs(), .clock = env.clock};
+  return recorder->End(RenewOne(item, recorded, out, renewed));
+}
+
 // Renews the items (all when `name` is empty) whose certificates the window, if any, selects.
 Status RenewItems(const std::string& name, std::optional<std::chrono::milliseconds> window,
-                  const certs::RenewalEnv& env, std::ostream& out) {
+                  const certs::RenewalEnv& env, RenewalRecorder* recorder, std::ostream& out) {
   std::vector<certs::RenewalItem> items;
   if (name.empty()) {
     items = certs::RenewalItems(env.external_etcd());
@@ -90,7 +105,7 @@ Status RenewItems(const std::string& name, std::optional<std::chrono::millisecon
   bool renewed = false;
   for (const certs::RenewalItem& item : items) {
     if (OutsideWindow(item, env, window, out)) continue;
-    KKADM_RETURN_IF_ERROR(RenewOne(item, env, out, renewed));
+    KKADM_RETURN_IF_ERROR(RecordedRenewal(item, env, recorder, out, renewed));
   }
   if (name.empty() && (renewed || !window)) out << kRenewAllDone;
   if (name.empty() && !renewed && window) {
@@ -110,7 +125,9 @@ Status Renew(const RenewOptions& options, const std::string& name, CommandContex
     const certs::RenewalEnv env{.cluster = *cluster, .fs = host.fs, .clock = host.clock};
     util::Printer printer(context.out);
     KKADM_RETURN_IF_ERROR(certs::FinishInterruptedRenewals(env, printer));
-    return RenewItems(name, *window, env, context.out);
+    auto recorder = RenewalRecorder::Open(host);
+    if (!recorder) return recorder.error();
+    return RenewItems(name, *window, env, recorder->get(), context.out);
   });
 }
 
