@@ -40,9 +40,10 @@ class FileSystem {
   // if any, is untouched. The rename is made durable by the next Sync.
   virtual Status WriteFile(const std::string& path, std::string_view data, unsigned mode) = 0;
 
-  // Appends `data` to the file with one write(2), creating it (`mode`, missing parents 0755) when
-  // absent: a log of records, each whole or cut short at the file's end by a crash, never
-  // interleaved with another. The next Sync makes the appended data durable.
+  // Appends `data` to the file with one write(2): a log of records, each whole or cut short at the
+  // file's end by a crash, never interleaved with another. An absent file is made as WriteFile
+  // makes one (`mode`, missing parents 0755, renamed into place), so it is never seen empty. The
+  // next Sync makes the appended data durable.
   virtual Status AppendFile(const std::string& path, std::string_view data, unsigned mode) = 0;
 
   // Makes the renames of earlier WriteFile calls durable: fsyncs, once each, the directories they

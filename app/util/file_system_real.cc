@@ -296,24 +296,17 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
 Status RealFileSystem::AppendFile(const std::string& path, std::string_view data, unsigned mode) {
   const std::string host_path = ToHost(path);
   KKADM_RETURN_IF_ERROR(Settle(host_path));
-  const std::string dir = ParentDirectory(path);
-  const std::string name = path.substr(path.find_last_of('/') + 1);
-  // Missing parents get 0755 whatever the umask.
-  Result<UniqueFd> parent = MakeNodeDirs(root_, dir, 0755);
-  if (!parent) return parent.error();
+  // One openat2 for an existing file (a journal takes a record per phase and per file made).
   // O_NOFOLLOW: a link planted at the file's place is refused (ELOOP), never appended through.
-  constexpr int kFlags = O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC;
-  UniqueFd fd(::openat(parent->get(), name.c_str(), kFlags | O_CREAT | O_EXCL, mode));
-  const bool created = fd.ok();
-  if (!created && errno == EEXIST) fd = UniqueFd(::openat(parent->get(), name.c_str(), kFlags));
+  UniqueFd fd = root_.Open(path, O_WRONLY | O_APPEND | O_NOFOLLOW);
+  // A new file is written whole and renamed into place: a kill or a full disk leaves it absent
+  // or holding its first data, never empty (an empty journal would be a node where kkadm
+  // recorded nothing, and reset would leave kkadm's work behind).
+  if (!fd.ok() && errno == ENOENT) return WriteFile(path, data, mode);
   if (!fd.ok()) return ErrnoStatus("opening", host_path, errno);
-  // The umask may have taken bits away from a new file's mode.
-  Status status = created && ::fchmod(fd.get(), mode) != 0
-                      ? Status(StatusCode::kFailedPrecondition, std::strerror(errno))
-                      : WriteAll(fd.get(), data);
+  Status status = WriteAll(fd.get(), data);
   if (!status.ok()) return status.Wrap(fmt::format("appending to {}", host_path));
   AddOnce(unsynced_files_, path);
-  if (created) AddOnce(unsynced_dirs_, dir);
   return Status();
 }
 

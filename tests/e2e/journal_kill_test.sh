@@ -3,8 +3,9 @@
 # strace's fault injection) at each rename and at every Nth write of its run in turn, and fails
 # with a full disk (ENOSPC injected) at every Nth write; after each, the same command run again
 # exits 0, openssl verifies every certificate against its CA and matches every key to its
-# certificate, and no temporary file is left. The journal undoes what the interrupted attempt of
-# a phase made before the phase runs again. KKADM_KILL_STRIDE (default 7) sets N for writes.
+# certificate, and no temporary file is left; killed at its first write, the journal is never left
+# empty. The journal undoes what the interrupted attempt of a phase made before the phase runs
+# again. KKADM_KILL_STRIDE (default 7) sets N for writes.
 source "$(dirname "$0")/lib/common.sh"
 source "$(dirname "$0")/lib/pki.sh"
 source "$(dirname "$0")/lib/journal_certs.sh"
@@ -42,6 +43,19 @@ for ((n = 1; n <= WRITES; n += STRIDE)); do
   interrupt_and_resume "SIGKILL at write $n" "write:signal=SIGKILL:when=$n"
   interrupt_and_resume "ENOSPC at write $n" "write:error=ENOSPC:when=$n"
 done
+# The journal is made whole: killed at the first write to it, a run leaves it absent or holding
+# records, never empty (a node whose journal records nothing would be reset as if kkadm had made
+# nothing on it).
+root=$(mktemp -d "$WORK/journal.XXXXXX")
+journal=$root/var/lib/kkadm/journal
+rc=0; certs "$root" -P "$journal" -e trace=write -e inject=write:signal=SIGKILL:when=1 >/dev/null 2>&1 || rc=$?
+assert_eq "killed at the journal's first write" 137 "$rc"
+check "the journal is there and not empty" test -s "$journal"
+rc=0; out=$(certs "$root" 2>&1) || rc=$?
+assert_eq "the re-run exits 0 ($out)" 0 "$rc"
+why=$(pki_whole "$root") || fail "after a kill at the journal's first write: $why"
+rm -rf "$root"
+
 # SIGKILL at random instants of the run (its first ~40 ms).
 for ((i = 0; i < ${KKADM_KILL_RANDOM:-30}; i++)); do
   root=$(mktemp -d "$WORK/random.XXXXXX")

@@ -178,7 +178,8 @@ Status JournalObserver::UndoUnfinishedAttempt(const PhaseRecord& record) {
 }
 
 Status JournalObserver::RecoverUnfinishedAttempts() {
-  RemoveTempFiles(kStatusPath);  // a killed run's
+  RemoveTempFiles(kStatusPath);   // a killed run's
+  RemoveTempFiles(kJournalPath);  // a journal killed as it was made (util::FileSystem::AppendFile)
   for (const PhaseRecord& record : journal_.state().phases) {
     KKADM_RETURN_IF_ERROR(UndoUnfinishedAttempt(record));
   }
