@@ -158,14 +158,15 @@ Status InitCommand::MakeSeams() {
   journaled_ = std::move(*journaled);
   observers_.Add(journaled_->observer());
   event_output_.Observe(observers_);
-  KKADM_RETURN_IF_ERROR(
-      hooks_.Attach(hook_options_,
-                    HookFacts("init", context_.global.rootfs, data_.dry_run, options_.config_path,
-                              {{"adminKubeconfig", options_.kubeconfig_path},
-                               {"kubeconfigDir", options_.kubeconfig_dir},
-                               {"certificatesDir", data_.cert_dir()},
-                               {"manifestsDir", data_.manifest_dir}}),
-                    host_->host().fs, printer_, observers_));
+  KKADM_RETURN_IF_ERROR(hooks_.Attach(
+      hook_options_,
+      HookFacts("init", context_.global.rootfs, data_.dry_run, options_.config_path,
+                {{"adminKubeconfig", options_.kubeconfig_path},
+                 {"kubeconfigDir", options_.kubeconfig_dir},
+                 {"certificatesDir", data_.cert_dir()},
+                 {"manifestsDir", data_.manifest_dir}}),
+      host_->host().fs, printer_, observers_,
+      {event_output_.events(), nullptr, JournalOutputs(journaled_->journal(), "init")}));
   runner_.SetObserver(&observers_);
   data_.events = event_output_.events();
   data_.host = &journaled_->host();

@@ -182,13 +182,14 @@ Status JoinCommand::MakeSeams() {
   journaled_ = std::move(*journaled);
   observers_.Add(journaled_->observer());
   event_output_.Observe(observers_);
-  KKADM_RETURN_IF_ERROR(
-      hooks_.Attach(hook_options_,
-                    HookFacts("join", context_.global.rootfs, data_.dry_run, options_.config_path,
-                              {{"adminKubeconfig", data_.admin_kubeconfig_path()},
-                               {"kubeletKubeconfig", data_.kubelet_kubeconfig_path()},
-                               {"manifestsDir", data_.manifest_dir}}),
-                    host_->host().fs, printer_, observers_));
+  KKADM_RETURN_IF_ERROR(hooks_.Attach(
+      hook_options_,
+      HookFacts("join", context_.global.rootfs, data_.dry_run, options_.config_path,
+                {{"adminKubeconfig", data_.admin_kubeconfig_path()},
+                 {"kubeletKubeconfig", data_.kubelet_kubeconfig_path()},
+                 {"manifestsDir", data_.manifest_dir}}),
+      host_->host().fs, printer_, observers_,
+      {event_output_.events(), nullptr, JournalOutputs(journaled_->journal(), "join")}));
   runner_.SetObserver(&observers_);
   data_.events = event_output_.events();
   data_.host = &journaled_->host();
@@ -202,7 +203,8 @@ Status JoinCommand::MakeSeams() {
   } else {
     kubelet_bootstrap_ =
         std::make_unique<phases::RealKubeletBootstrapWaiter>(*data_.host, printer_);
-    etcd_ = std::make_unique<phases::RealEtcdJoiner>(*data_.host, printer_, *access_);
+    etcd_ = std::make_unique<phases::RealEtcdJoiner>(*data_.host, printer_, *access_,
+                                                     event_output_.events());
   }
   data_.waiter = waiter_.get();
   data_.kubelet_bootstrap = kubelet_bootstrap_.get();

@@ -24,8 +24,8 @@ struct NodeContext {
   // Emitting does nothing when the user asked for none.
   util::Events events;
 
-  // The dry run's seams say what would happen; phases read this only for kubeadm's lines about
-  // steps kkadm never takes ("Would pull the required images").
+  // The dry run's seams say what would happen; phases read this only where a dry run must not
+  // even ask (kubeadm's "Would pull the required images": a pull has no dry-run twin).
   bool dry_run = false;
 
   // Node paths (kubeadm's constants). In a dry run the FileSystem diverts writes, so these keep

@@ -8,32 +8,18 @@
 #     token secret, the certificate key or a private key;
 #   - the worker join command read from those events joins w1 (`-o json`: events valid, the human
 #     output on stderr);
+#   - cp2 joins as a control-plane node (-o json -v 10, the command from init's events): events
+#     valid, its own API server's and its etcd member's waits are WaitStarted/WaitFinished with
+#     their limits, no output line or event holds the token secret, the certificate key or a
+#     private key;
 #   - `kkadm reset -o json` on w1: events valid;
 #   - without --show-secrets (a dry-run init at -v 10) the events hold no secret, and with no new
 #     flag stdout is kubeadm's text, not JSON.
 source "$(dirname "$0")/lib/common.sh"
 [ "$(id -u)" -eq 0 ] || { echo "needs root (systemd, network namespaces)"; exit 77; }
-command -v node >/dev/null || { echo "needs Node.js (the Ajv validator)"; exit 77; }
 source "$(dirname "$0")/lib/sandbox_node.sh"
+source "$(dirname "$0")/lib/events_validator.sh"
 
-VALIDATOR=$KKADM_SOURCE_DIR/tests/events_validator
-SCHEMA=$KKADM_SOURCE_DIR/docs/events.schema.json
-# Ajv from the lockfile, once (tests may start together: serialised).
-if [ ! -d "$VALIDATOR/node_modules/ajv" ]; then
-  (
-    flock 9
-    [ -d "$VALIDATOR/node_modules/ajv" ] ||
-      npm ci --prefix "$VALIDATOR" --no-audit --no-fund --loglevel=error >/dev/null
-  ) 9>"${TMPDIR:-/tmp}/kkadm-events-validator-install.lock" ||
-    { echo "npm ci in $VALIDATOR failed and no node_modules exist (offline?)"; exit 77; }
-fi
-validate_events() {  # WHAT FILE...: every line one JSON object the schema accepts
-  local what=$1 out rc=0
-  shift
-  out=$(node "$VALIDATOR/validate_events.js" "$SCHEMA" "$@" 2>&1) || rc=$?
-  assert_eq "$what: every event valid against the schema ($out)" 0 "$rc"
-  echo "$out" | tail -1
-}
 kinds() { python3 -c 'import json,sys; print(" ".join(sorted({json.loads(l)["kind"] for l in open(sys.argv[1])})))' "$1"; }
 field_of() {  # FILE KIND KEY=VALUE FIELD: FIELD of the first event of KIND whose KEY is VALUE
   python3 - "$@" <<'PY'
@@ -51,7 +37,7 @@ PY
 TOKEN=abcdef.0123456789abcdef
 SECRET=0123456789abcdef
 KEY=$(openssl rand -hex 32)
-node_boot cp1 10.123.0.41 w1 10.123.0.42
+node_boot cp1 10.123.0.41 w1 10.123.0.42 cp2 10.123.0.43
 { node_use cp1; node_init_config; cat <<CFG; } > "$WORK/init.yaml"
 bootstrapTokens:
 - token: $TOKEN
@@ -128,6 +114,29 @@ assert_eq "join's kubelet became healthy" ready "$(field_of "$WORK/join.jsonl" W
 check "w1's kubelet.conf" test -s "$(node_root w1)/etc/kubernetes/kubelet.conf"
 check "Node w1 registered" wait_for 30 node_exec_on cp1 kubectl --kubeconfig "$R/etc/kubernetes/admin.conf" get node w1
 assert_not_contains "join's events hold no token secret" "$(cat "$WORK/join.jsonl")" "$SECRET"
+
+# ---- 2b. a control-plane node joins at -v 10: its API server and etcd member waits are events -------------
+CP_JOIN=$(field_of "$WORK/init.jsonl" JoinCommand role=control-plane joinCommand)
+read -r -a cp_args <<<"${CP_JOIN#kkadm }"
+rc=0
+node_kkadm_on cp2 -v 10 "${cp_args[@]}" --apiserver-advertise-address 10.123.0.43 \
+  --ignore-preflight-errors all -o json >"$WORK/cpjoin.jsonl" 2>"$WORK/cpjoin.err" || rc=$?
+assert_eq "control-plane join with the events' command (stderr: $(tail -20 "$WORK/cpjoin.err"))" 0 "$rc"
+stop_on_failure
+validate_events "the control-plane join's stdout" "$WORK/cpjoin.jsonl"
+assert_eq "it waited for its own API server for at most controlPlaneComponentHealthCheck (4m)" 240.0 \
+  "$(field_of "$WORK/cpjoin.jsonl" WaitStarted what=api-server timeoutSeconds)"
+assert_eq "its API server became healthy" ready "$(field_of "$WORK/cpjoin.jsonl" WaitFinished what=api-server result)"
+assert_eq "it waited for its etcd member at its client URL" https://10.123.0.43:2379 \
+  "$(field_of "$WORK/cpjoin.jsonl" WaitStarted what=etcd-member target)"
+assert_eq "for at most 40 s" 40.0 "$(field_of "$WORK/cpjoin.jsonl" WaitStarted what=etcd-member timeoutSeconds)"
+assert_eq "the etcd member became a voter" ready "$(field_of "$WORK/cpjoin.jsonl" WaitFinished what=etcd-member result)"
+CP_LOGS=$(grep -E '^[IWEDT][0-9]{4} ' "$WORK/cpjoin.err" || true)
+check "the control-plane join logged at -v 10" test -n "$CP_LOGS"
+for secret in "$SECRET" "$KEY" "PRIVATE KEY"; do
+  assert_not_contains "no output line or event of the control-plane join holds [$secret]" \
+    "$(cat "$WORK/cpjoin.jsonl" "$WORK/cpjoin.err")" "$secret"
+done
 
 # ---- 3. reset -o json ---------------------------------------------------------------------------------------
 rc=0

@@ -5,9 +5,10 @@
 # environment without kkadm's (no secret of the config or of kkadm's environment reaches them), a
 # failing pre hook stops its phase with its stderr in the one error, a hook that outlives its
 # timeout is killed with everything it started, a non-fatal one only warns, --dry-run lists and
-# runs none, --skip-hooks runs none, --hooks-dir moves the directory. Post hooks after a failure
-# are told its error, secrets redacted; a token or key a hook prints is redacted in the log, in
-# kkadm's error and in the events (Ajv-valid). The sandbox half (a real
+# runs none, --skip-hooks runs none, --hooks-dir moves the directory. Post hooks are told what
+# their phase made (the journal's files with their SHA-256, created directories) and, after a
+# failure, its error with secrets redacted; every hook's run is a HookStarted and a HookFinished
+# event (Ajv-valid) holding its output lines, bounded and redacted. The sandbox half (a real
 # CRI race, kubectl against the API server) is hooks_sandbox_test.sh.
 source "$(dirname "$0")/lib/common.sh"
 source "$(dirname "$0")/lib/events_validator.sh"
@@ -69,6 +70,28 @@ assert_contains "the hook's stdout in the log" "$(cat "$WORK/run.err")" "[hooks]
 assert_contains "the hook's stderr in the log" "$(cat "$WORK/run.err")" "[hooks] 10-rec (stderr): warned by post-ca"
 
 validate_events "the hooks' events" "$WORK/run.events"
+hook_event() {  # KIND PHASE HOOK FIELD (a Python expression over e)
+  python3 - "$WORK/run.events" "$@" <<'PY'
+import json, sys
+path, kind, phase, hook, expr = sys.argv[1:]
+for line in open(path):
+    e = json.loads(line)
+    if e["kind"] == kind and e["phase"] == phase and e["hook"] == hook:
+        v = eval(expr)
+        print(json.dumps(v) if not isinstance(v, str) else v)
+        break
+PY
+}
+assert_eq "HookStarted: stage and path" "pre /etc/kkadm/hooks.d/init/pre-certs/ca.d/20-rec" \
+  "$(hook_event HookStarted certs/ca 20-rec 'e["stage"] + " " + e["path"]')"
+assert_eq "HookFinished: how it ended" '["succeeded", 0, true, 0]' \
+  "$(hook_event HookFinished certs/ca 20-rec '[e["result"], e["exitCode"], e["fatal"], e["outputLinesDropped"]]')"
+assert_eq "HookFinished: its output lines, stream by stream" \
+  '[["stdout", "said by pre-ca-2"], ["stderr", "warned by pre-ca-2"]]' \
+  "$(hook_event HookFinished certs/ca 20-rec '[[o["stream"], o["line"]] for o in e["output"]]')"
+check "HookFinished: a duration" test -n "$(hook_event HookFinished certs/ca 20-rec 'e["durationSeconds"]')"
+assert_eq "a noisy hook: its last 100 lines, the 51 before dropped" '[100, 51, "line 51", "line 150"]' \
+  "$(hook_event HookFinished certs/ca 20-noisy '[len(e["output"]), e["outputLinesDropped"], e["output"][0]["line"], e["output"][-1]["line"]]')"
 assert_contains "a token and a key a hook prints are redacted in its log line" "$(cat "$WORK/run.err")" \
   "[hooks] 20-noisy: read from a file: <redacted> and <redacted>"
 for secret in "$TOKEN" 0123456789abcdef "$CERT_KEY"; do
@@ -96,8 +119,21 @@ assert_eq "hooksDir" /etc/kkadm/hooks.d "$(ctx pre-ca 'c["hooksDir"]')"
 assert_eq "paths" '{"adminKubeconfig": "/etc/kubernetes/admin.conf", "kubeconfigDir": "/etc/kubernetes", "certificatesDir": "/etc/kubernetes/pki", "manifestsDir": "/etc/kubernetes/manifests"}' "$(ctx pre-ca 'c["paths"]')"
 assert_eq "no result before the phase" false "$(ctx pre-ca '"result" in c')"
 assert_eq "result after it" Succeeded "$(ctx post-ca 'c["result"]')"
-assert_eq "no other field" "apiVersion command configFile dryRun hook hooksDir kind paths phase result rootfs stage" \
+assert_eq "no other field" "apiVersion command configFile dryRun hook hooksDir kind outputs paths phase result rootfs stage" \
   "$(ctx post-ca '" ".join(sorted(c))')"
+assert_eq "no outputs before the phase" false "$(ctx pre-ca '"outputs" in c')"
+assert_eq "outputs: the files certs/ca wrote, with their modes" \
+  '["/etc/kubernetes/pki/ca.crt 0644", "/etc/kubernetes/pki/ca.key 0600"]' \
+  "$(ctx post-ca 'sorted(f["path"] + " " + f["mode"] for f in c["outputs"]["files"])')"
+assert_eq "outputs: each file's SHA-256 is of what the phase left" \
+  "$(sha256sum "$R/etc/kubernetes/pki/ca.crt" | cut -d' ' -f1)" \
+  "$(ctx post-ca '[f["sha256"] for f in c["outputs"]["files"] if f["path"].endswith("/ca.crt")][0]')"
+assert_contains "outputs: the directories it created" "$(ctx post-ca 'c["outputs"]["directories"]')" '"/etc/kubernetes/pki"'
+assert_eq "outputs: nothing beyond files" '[[], [], [], []]' \
+  "$(ctx post-ca '[c["outputs"][k] for k in ("unitsStarted", "unitsEnabled", "objects", "etcdMembers")]')"
+assert_eq "outputs of a parent: its sub-phases' files" \
+  "$(cd "$R" && find etc/kubernetes/pki -type f | sed 's|^|/|' | sort | paste -sd' ')" \
+  "$(ctx post-certs '" ".join(sorted(f["path"] for f in c["outputs"]["files"]))')"
 envof() { grep "^$2=" "$OUT/$1.env" | cut -d= -f2-; }
 assert_eq "KKADM_COMMAND" init "$(envof pre-ca KKADM_COMMAND)"
 assert_eq "KKADM_PHASE" certs/ca "$(envof pre-ca KKADM_PHASE)"
@@ -131,6 +167,10 @@ assert_eq "the parent's post hook is told Failed" Failed "$(ctx post-certs 'c["r
 assert_contains "with the error" "$(ctx post-certs 'c["error"]')" 'pre-certs/sa hook "10-fail"'
 assert_contains "its secrets redacted" "$(ctx post-certs 'c["error"]')" "token <redacted>"
 assert_not_contains "no token in the binding context" "$(cat "$OUT/post-certs.stdin")" "$TOKEN"
+assert_contains "and what its sub-phases made before the failure" \
+  "$(ctx post-certs '[f["path"] for f in c["outputs"]["files"]]')" '"/etc/kubernetes/pki/ca.key"'
+assert_not_contains "but nothing of the failed one" \
+  "$(ctx post-certs '[f["path"] for f in c["outputs"]["files"]]')" '"/etc/kubernetes/pki/sa.key"'
 assert_eq "a post hook of a phase that succeeded has no error" false "$(ctx post-ca '"error" in c')"
 assert_eq "the journal records the phase failed" failed "$(python3 - "$R/var/lib/kkadm/journal" <<'PY'
 import json, sys

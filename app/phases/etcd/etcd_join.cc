@@ -114,12 +114,13 @@ Result<util::EtcdClient*> EtcdClientOf(util::Host& host, ClusterAccess& cluster,
 
 // After the promotion: this member's own endpoint answers as a voting member.
 Status WaitForMember(util::Clock& clock, util::Printer& out, util::EtcdClient& etcd,
-                     const config::APIEndpoint& endpoint) {
+                     const config::APIEndpoint& endpoint, const util::Events& events) {
   out.Line(
       "etcd",
       fmt::format("Waiting for the new etcd member to join the cluster. This can take up to {}",
                   FormatGoDuration(kMemberJoinTimeout)));
   const std::string url = EtcdClientURL(endpoint);
+  const WaitReport report{events, "etcd-member", url};
   auto waited = PollUntilHealthy(
       clock,
       [&] {
@@ -127,7 +128,7 @@ Status WaitForMember(util::Clock& clock, util::Printer& out, util::EtcdClient& e
         if (!status) return status.error();
         return status->is_learner ? Unavailable(url + " is still a learner") : Status::Ok();
       },
-      kMemberJoinTimeout, kMemberJoinPoll);
+      kMemberJoinTimeout, kMemberJoinPoll, &report);
   return waited.status().Wrap("the new etcd member did not join the cluster");
 }
 
@@ -229,7 +230,7 @@ Status RealEtcdJoiner::PromoteAndWait(const config::InitConfiguration& cfg,
     KKADM_RETURN_IF_ERROR(
         PromoteLearner(*client_, added.id).Wrap("error promoting the etcd learner " + peer_url));
   }
-  return WaitForMember(host_.clock, out_, *client_, cfg.local_api_endpoint);
+  return WaitForMember(host_.clock, out_, *client_, cfg.local_api_endpoint, events_);
 }
 
 Status DryRunEtcdJoiner::CheckHealth(const config::InitConfiguration&) {

@@ -13,6 +13,7 @@
 #include "app/phases/cluster_access.h"
 #include "app/phases/etcd/etcd_manifest.h"
 #include "app/util/etcd_client.h"
+#include "app/util/events.h"
 #include "app/util/host.h"
 #include "app/util/kube_client.h"
 #include "app/util/patches/patcher.h"
@@ -70,9 +71,11 @@ class EtcdJoiner {
 
 class RealEtcdJoiner final : public EtcdJoiner {
  public:
-  // `cluster` publishes etcd's endpoints; its admin client is made when first needed.
-  RealEtcdJoiner(util::Host& host, util::Printer& out, ClusterAccess& cluster)
-      : host_(host), out_(out), cluster_(cluster) {}
+  // `cluster` publishes etcd's endpoints; its admin client is made when first needed. The wait
+  // for the new member is events too (what: etcd-member).
+  RealEtcdJoiner(util::Host& host, util::Printer& out, ClusterAccess& cluster,
+                 util::Events events = {})
+      : host_(host), out_(out), cluster_(cluster), events_(events) {}
   Status CheckHealth(const config::InitConfiguration& cfg) override;
   Result<LearnerAdded> AddMember(const config::InitConfiguration& cfg, const std::string& name,
                                  const std::string& peer_url) override;
@@ -83,6 +86,7 @@ class RealEtcdJoiner final : public EtcdJoiner {
   util::Host& host_;
   util::Printer& out_;
   ClusterAccess& cluster_;
+  util::Events events_;
   std::unique_ptr<util::EtcdClient> client_;  // the one AddMember used, kept for the promotion
 };
 

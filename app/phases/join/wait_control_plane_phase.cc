@@ -8,7 +8,8 @@ namespace kkadm::phases {
 Status RunJoinWaitControlPlane(JoinData& data) {
   if (!data.control_plane()) return Status::Ok();
   return data.waiter->WaitForAPIServer([&data] { return data.access->LocalApiClient(); },
-                                       data.cfg.timeouts.control_plane_component_health_check);
+                                       data.cfg.timeouts.control_plane_component_health_check,
+                                       data.events);
 }
 
 workflow::Phase NewJoinWaitControlPlanePhase(JoinData& data) {

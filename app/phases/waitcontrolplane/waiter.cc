@@ -22,13 +22,15 @@ Status RealWaiter::WaitForAdminAccess(std::chrono::milliseconds timeout,
 }
 
 Status RealWaiter::WaitForAPIServer(const KubeClientSource& client,
-                                    std::chrono::milliseconds timeout) {
+                                    std::chrono::milliseconds timeout, const util::Events& events) {
   auto local = client();
   if (!local) return local.error();
   out_.Line("api-check",
             "Waiting for a healthy API server. This can take up to " + FormatGoDuration(timeout));
+  const WaitReport report{events, "api-server", "/livez"};
   auto healthy = PollUntilHealthy(
-      clock_, [&] { return (*local)->GetRaw("/livez").status(); }, timeout);
+      clock_, [&] { return (*local)->GetRaw("/livez").status(); }, timeout, kHealthPollInterval,
+      &report);
   if (!healthy) {
     return Unavailable("the API server of this node is not healthy after " +
                        FormatGoDuration(timeout) + ": " + healthy.error().message());
@@ -47,7 +49,8 @@ Status DryRunWaiter::WaitForAdminAccess(std::chrono::milliseconds, const std::fu
   return Status::Ok();
 }
 
-Status DryRunWaiter::WaitForAPIServer(const KubeClientSource&, std::chrono::milliseconds) {
+Status DryRunWaiter::WaitForAPIServer(const KubeClientSource&, std::chrono::milliseconds,
+                                      const util::Events&) {
   out_.Line("dryrun", kWouldWaitForAPIServer);
   return Status::Ok();
 }

@@ -34,10 +34,10 @@ class Waiter {
 
   // join: this node's own API server answers /livez through a client from `client` (kubeadm's
   // [api-check] lines); Unavailable "the API server of this node is not healthy after <timeout>:
-  // <cause>" when it does not. A dry run says "[dryrun] Would wait for the API Server's /livez
-  // endpoint to return 'ok'".
-  virtual Status WaitForAPIServer(const KubeClientSource& client,
-                                  std::chrono::milliseconds timeout) = 0;
+  // <cause>" when it does not. The wait is events too (what: api-server). A dry run says
+  // "[dryrun] Would wait for the API Server's /livez endpoint to return 'ok'".
+  virtual Status WaitForAPIServer(const KubeClientSource& client, std::chrono::milliseconds timeout,
+                                  const util::Events& events) = 0;
 };
 
 class RealWaiter final : public Waiter {
@@ -47,8 +47,8 @@ class RealWaiter final : public Waiter {
   Status WaitForControlPlane(const WaitControlPlaneInput& in) override;
   Status WaitForAdminAccess(std::chrono::milliseconds timeout,
                             const std::function<Status()>& grant) override;
-  Status WaitForAPIServer(const KubeClientSource& client,
-                          std::chrono::milliseconds timeout) override;
+  Status WaitForAPIServer(const KubeClientSource& client, std::chrono::milliseconds timeout,
+                          const util::Events& events) override;
 
  private:
   util::Clock& clock_;
@@ -62,8 +62,8 @@ class DryRunWaiter final : public Waiter {
   Status WaitForControlPlane(const WaitControlPlaneInput& in) override;
   Status WaitForAdminAccess(std::chrono::milliseconds timeout,
                             const std::function<Status()>& grant) override;
-  Status WaitForAPIServer(const KubeClientSource& client,
-                          std::chrono::milliseconds timeout) override;
+  Status WaitForAPIServer(const KubeClientSource& client, std::chrono::milliseconds timeout,
+                          const util::Events& events) override;
 
  private:
   util::Printer& out_;
