@@ -5,8 +5,10 @@
 #            the node's real systemd, its kubelet a `sleep` (as bench/init_bench.sh has it)
 #   re-run   the same command again on the node the fresh run finished: every phase up to date
 #            (target: at most a quarter of fresh)
-#   before   fresh with PREJOURNAL, a kkadm built from before the journal (e.g. 4c65a3c^): what
-#            fresh costs without it (target: the journal adds at most 5 %)
+#   before   fresh with PREJOURNAL, the same kkadm without its journal: what fresh costs without
+#            it (target: the journal adds at most 5 %). Build both alike, e.g.
+#              bench/build_at.sh HEAD /var/tmp/kkadm-bench-journal Release
+#              bench/build_at.sh HEAD /var/tmp/kkadm-bench-nojournal Release bench/without_journal.patch
 #   no-run   fresh on a node without /run: the journal without the status file
 # They are run in turn, RUNS times (before, no-run, fresh, re-run, before, ...), so that what else
 # the machine does falls on each alike; medians are compared.
@@ -73,7 +75,7 @@ echo "re-run on the finished node:                $(stats "$WORK/rerun")"
 awk -v a="$(median "$WORK/rerun")" -v b="$(median "$WORK/fresh")" \
   'BEGIN {printf "re-run / fresh (medians): %.3f (target <= 0.25)\n", a / b}'
 if [ -n "$PREJOURNAL" ]; then
-  echo "fresh, kkadm from before the journal:       $(stats "$WORK/before")"
+  echo "fresh, the same kkadm without its journal: $(stats "$WORK/before")"
   echo "fresh, no /run on the node (no status file): $(stats "$WORK/no-run")"
   awk -v a="$(median "$WORK/fresh")" -v b="$(median "$WORK/before")" -v c="$(median "$WORK/no-run")" \
     'BEGIN {printf "journal overhead on a fresh run (medians): %+.1f %% (target <= 5 %%); without the status file: %+.1f %%\n", (a / b - 1) * 100, (c / b - 1) * 100}'

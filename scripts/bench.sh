@@ -36,9 +36,12 @@ echo "== kkadm init through kubelet-start on a sandbox node (real systemd; needs
 bash "$(dirname "$0")/../bench/init_bench.sh" "$K" "$B/command_bench" 20 ECDSA-P256
 bash "$(dirname "$0")/../bench/init_bench.sh" "$K" "$B/command_bench" 5 RSA-2048
 echo "== the node's journal on a sandbox node (needs root): fresh init through kubelet-start, the"
-echo "   re-run on the finished node, fresh with kkadm from before the journal (4c65a3c^, built beside)"
-PRE=$(bash "$(dirname "$0")/../bench/build_at.sh" 4c65a3c^ "$KKADM_BUILD-prejournal" Release)
-bash "$(dirname "$0")/../bench/journal_bench.sh" "$K" "$B/command_bench" 15 "$PRE"
+echo "   re-run on the finished node, fresh with the same kkadm without its journal (both built beside"
+echo "   alike from HEAD, one with bench/without_journal.patch)"
+WITH=$(bash "$(dirname "$0")/../bench/build_at.sh" HEAD "$KKADM_BUILD-journal" Release)
+WITHOUT=$(bash "$(dirname "$0")/../bench/build_at.sh" HEAD "$KKADM_BUILD-nojournal" Release \
+  "$(dirname "$0")/../bench/without_journal.patch")
+bash "$(dirname "$0")/../bench/journal_bench.sh" "$WITH" "$B/command_bench" 15 "$WITHOUT"
 echo "== kkadm join on the sandbox (3 runs of tests/e2e/join_multinode_test.sh; needs root)"
 bash "$(dirname "$0")/../bench/join_bench.sh" "$K" 3
 echo "== stripped binary size"
