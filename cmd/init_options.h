@@ -15,7 +15,7 @@ struct InitOptions {
   bool upload_certs = false;
   bool skip_token_print = false;
   bool skip_certificate_key_print = false;
-  bool force = false;  // overwrite files changed since kkadm wrote them
+  bool force = false;                   // overwrite files changed since kkadm wrote them
   std::string cri_socket_wait = "10s";  // the CRI check's wait for the runtime's socket
   std::string kubeconfig_dir = "/etc/kubernetes";
   std::string kubeconfig_path = "/etc/kubernetes/admin.conf";

@@ -17,7 +17,7 @@ struct JoinOptions {
   std::string argument;     // the positional [api-server-endpoint | join-token]
   // The API endpoints of a join token after its first (which becomes the endpoint).
   std::vector<std::string> extra_endpoints;
-  bool force = false;  // overwrite files changed since kkadm wrote them
+  bool force = false;                   // overwrite files changed since kkadm wrote them
   std::string cri_socket_wait = "10s";  // the CRI check's wait for the runtime's socket
 };
 

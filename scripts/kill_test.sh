@@ -18,7 +18,8 @@
 #   KKADM_KILL_AT          one instant only, as the failures name it: "delay=1234ms" or "openat=17"
 #   KKADM_KILL_SEED        the random instants' seed (printed)
 #   KKADM_KILL_FINDINGS    a file each failure's reproducer is appended to
-#   KKADM_KILL_KEEP        where each failure's node files are kept (default /var/tmp/kkadm-kill-*)
+#   KKADM_KILL_KEEP        where each failure's node files and every instant's line (instants.tsv)
+#                          are kept (default /var/tmp/kkadm-kill-*)
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 [ "$(id -u)" -eq 0 ] || { echo "kill_test.sh needs root (systemd, network namespaces)" >&2; exit 1; }
@@ -33,6 +34,8 @@ source "$SRC/tests/e2e/lib/sandbox_node.sh"
 source "$SRC/tests/e2e/lib/kill_lib.sh"
 KILL_FINDINGS=${KKADM_KILL_FINDINGS:-}
 KILL_KEEP=${KKADM_KILL_KEEP:-$(mktemp -d /var/tmp/kkadm-kill-XXXXXX)}
+# Each instant's line outlives the run, stopped short or not (the work directory does not).
+on_exit "cp '$KILL_LOG' '$KILL_KEEP/instants.tsv' 2>/dev/null || true"
 SCENARIOS=${KKADM_KILL_SCENARIOS:-init-ecdsa init-rsa join-worker join-control-plane init-calls}
 T0=$(date +%s)
 echo "kill_test: seed $KKADM_KILL_SEED, $("$KKADM" version -o short 2>/dev/null || true), failures kept in $KILL_KEEP"

@@ -111,8 +111,11 @@ std::vector<std::string> PullForPreflight(const PullContext& ctx,
         continue;
       }
       if (!present) {
+        // The runtime did not answer: a pull would not either, and its retries would only add
+        // their pauses (15 s an image) to a pre-flight that already reports the runtime.
         errors.push_back(fmt::format("failed to check if image {} exists: {}", image,
                                      present.error().message()));
+        continue;
       }
     }
     spdlog::debug("pulling: {}", image);
