@@ -36,7 +36,7 @@
 #   - scenario=NAME prepares a failure for the block (scenario_NAME below): a troubleshooting entry
 #     runs its command against the cause it names.
 # Preflight: this machine has no container runtime and may lack iptables, which a node prepared
-# as the pages say has: init and join get --ignore-preflight-errors=CRI,FileExisting-iptables
+# as the pages say has: init and join get --ignore-preflight-errors=CRI,ImagePull,FileExisting-iptables
 # appended unless a scenario takes a check out of that list to show its failure.
 source "$(dirname "$0")/lib/common.sh"
 [ "$(id -u)" -eq 0 ] || { echo "needs root (namespaces, systemd)"; exit 77; }
@@ -48,7 +48,7 @@ DOCS=${KKADM_DOCS_DIR:-$KKADM_SOURCE_DIR/docs}
 
 # ---- scenarios: the causes of the troubleshooting entries ----------------------------------------
 # Without a container runtime: the CRI check is not ignored.
-scenario_no_runtime() { DOC_IGNORES=(FileExisting-iptables); }
+scenario_no_runtime() { DOC_IGNORES=(ImagePull FileExisting-iptables); }
 # IP forwarding off.
 scenario_no_forwarding() { DOC_FORWARD=0; }
 # Something (here: a listener) holds the API server's port.

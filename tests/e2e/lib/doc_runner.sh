@@ -9,8 +9,8 @@ mkdir -p "$DOC_DIR"
 # The sandbox's two nodes, booted when a block first needs one.
 DOC_CP=cp1 DOC_CP_IP=10.123.0.1 DOC_WORKER=worker1 DOC_WORKER_IP=10.123.0.2
 # Preflight errors a prepared node would not have but this test machine has: no container runtime
-# (there is none here), no iptables (Debian's test machines lack it). Scenarios may take them out.
-DOC_MACHINE_IGNORES=(CRI FileExisting-iptables)
+# (there is none here, so no image can be pulled), no iptables (Debian's test machines lack it). Scenarios may take them out.
+DOC_MACHINE_IGNORES=(CRI ImagePull FileExisting-iptables)
 # Placeholders of command lines: fixed ones here, the others captured from outputs (doc_capture).
 declare -gA DOC_VALUES=([control-plane-ip]=$DOC_CP_IP
   [other-hash]=sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef)
