@@ -121,7 +121,7 @@ Status ResetCommand::MakeResetData() {
   return hooks_.Attach(hook_options_,
                        HookFacts("reset", context_.global.rootfs, data_.dry_run,
                                  options_.config_path, {{"certificatesDir", data_.cert_dir}}),
-                       host_->host().fs, printer_, observers_, {event_output_.events()});
+                       host_->host().fs, printer_, observers_, {.events = event_output_.events()});
 }
 
 Status ResetCommand::MakeSeams() {

@@ -19,6 +19,8 @@ namespace kkadm::cri {
 namespace {
 
 using util::ContainerRuntime;
+using RuntimeStub = runtime::v1::RuntimeService::Stub;
+using ImageStub = runtime::v1::ImageService::Stub;
 
 // Go's names of the gRPC codes, as kubeadm's errors print them ("code = Unavailable").
 const char* GoCodeName(grpc::StatusCode code) {
@@ -108,9 +110,7 @@ class GrpcRuntime final : public ContainerRuntime {
     runtime::v1::VersionRequest request;
     request.set_version("v1");
     runtime::v1::VersionResponse response;
-    grpc::ClientContext context;
-    Deadline(context);
-    KKADM_RETURN_IF_ERROR(FromGrpc(runtime_->Version(&context, request, &response)));
+    KKADM_RETURN_IF_ERROR(FromGrpc(Call(*runtime_, &RuntimeStub::Version, request, response)));
     return util::CriVersion{response.version(), response.runtime_name(), response.runtime_version(),
                             response.runtime_api_version()};
   }
@@ -118,9 +118,7 @@ class GrpcRuntime final : public ContainerRuntime {
   Result<util::CriRuntimeStatus> RuntimeStatus() override {
     runtime::v1::StatusRequest request;
     runtime::v1::StatusResponse response;
-    grpc::ClientContext context;
-    Deadline(context);
-    KKADM_RETURN_IF_ERROR(FromGrpc(runtime_->Status(&context, request, &response)));
+    KKADM_RETURN_IF_ERROR(FromGrpc(Call(*runtime_, &RuntimeStub::Status, request, response)));
     util::CriRuntimeStatus out;
     for (const auto& c : response.status().conditions()) {
       out.conditions.push_back({c.type(), c.status(), c.reason(), c.message()});
@@ -131,9 +129,7 @@ class GrpcRuntime final : public ContainerRuntime {
   Result<std::optional<std::string>> CgroupDriver() override {
     runtime::v1::RuntimeConfigRequest request;
     runtime::v1::RuntimeConfigResponse response;
-    grpc::ClientContext context;
-    Deadline(context);
-    grpc::Status status = runtime_->RuntimeConfig(&context, request, &response);
+    grpc::Status status = Call(*runtime_, &RuntimeStub::RuntimeConfig, request, response);
     // Runtimes older than CRI 1.28 do not know the call: they do not report a driver.
     if (status.error_code() == grpc::StatusCode::UNIMPLEMENTED) return std::optional<std::string>();
     KKADM_RETURN_IF_ERROR(FromGrpc(status));
@@ -146,9 +142,7 @@ class GrpcRuntime final : public ContainerRuntime {
     runtime::v1::ImageStatusRequest request;
     request.mutable_image()->set_image(image);
     runtime::v1::ImageStatusResponse response;
-    grpc::ClientContext context;
-    Deadline(context);
-    KKADM_RETURN_IF_ERROR(FromGrpc(images_->ImageStatus(&context, request, &response)));
+    KKADM_RETURN_IF_ERROR(FromGrpc(Call(*images_, &ImageStub::ImageStatus, request, response)));
     // The CRI answers an absent image with no image, not with an error.
     if (!response.has_image() || response.image().id().empty()) {
       return std::optional<std::string>();
@@ -160,18 +154,15 @@ class GrpcRuntime final : public ContainerRuntime {
     runtime::v1::PullImageRequest request;
     request.mutable_image()->set_image(image);
     runtime::v1::PullImageResponse response;
-    grpc::ClientContext context;
-    Deadline(context);
-    KKADM_RETURN_IF_ERROR(FromGrpc(images_->PullImage(&context, request, &response)));
+    KKADM_RETURN_IF_ERROR(FromGrpc(Call(*images_, &ImageStub::PullImage, request, response)));
     return response.image_ref();
   }
 
   Result<std::vector<util::PodSandbox>> ListPodSandbox() override {
     runtime::v1::ListPodSandboxRequest request;
     runtime::v1::ListPodSandboxResponse response;
-    grpc::ClientContext context;
-    Deadline(context);
-    KKADM_RETURN_IF_ERROR(FromGrpc(runtime_->ListPodSandbox(&context, request, &response)));
+    KKADM_RETURN_IF_ERROR(
+        FromGrpc(Call(*runtime_, &RuntimeStub::ListPodSandbox, request, response)));
     std::vector<util::PodSandbox> out;
     for (const auto& item : response.items()) out.push_back(ToSandbox(item));
     return out;
@@ -181,27 +172,22 @@ class GrpcRuntime final : public ContainerRuntime {
     runtime::v1::StopPodSandboxRequest request;
     request.set_pod_sandbox_id(id);
     runtime::v1::StopPodSandboxResponse response;
-    grpc::ClientContext context;
-    Deadline(context);
-    return FromGrpc(runtime_->StopPodSandbox(&context, request, &response));
+    return FromGrpc(Call(*runtime_, &RuntimeStub::StopPodSandbox, request, response));
   }
 
   Status RemovePodSandbox(const std::string& id) override {
     runtime::v1::RemovePodSandboxRequest request;
     request.set_pod_sandbox_id(id);
     runtime::v1::RemovePodSandboxResponse response;
-    grpc::ClientContext context;
-    Deadline(context);
-    return FromGrpc(runtime_->RemovePodSandbox(&context, request, &response));
+    return FromGrpc(Call(*runtime_, &RuntimeStub::RemovePodSandbox, request, response));
   }
 
   Result<std::vector<util::Container>> ListContainers(const std::string& sandbox) override {
     runtime::v1::ListContainersRequest request;
     if (!sandbox.empty()) request.mutable_filter()->set_pod_sandbox_id(sandbox);
     runtime::v1::ListContainersResponse response;
-    grpc::ClientContext context;
-    Deadline(context);
-    KKADM_RETURN_IF_ERROR(FromGrpc(runtime_->ListContainers(&context, request, &response)));
+    KKADM_RETURN_IF_ERROR(
+        FromGrpc(Call(*runtime_, &RuntimeStub::ListContainers, request, response)));
     std::vector<util::Container> out;
     for (const auto& item : response.containers()) out.push_back(ToContainer(item));
     return out;
@@ -212,24 +198,27 @@ class GrpcRuntime final : public ContainerRuntime {
     request.set_container_id(id);
     request.set_timeout(timeout.count());
     runtime::v1::StopContainerResponse response;
-    grpc::ClientContext context;
     // The runtime may take the whole grace period before it kills.
-    Deadline(context, timeout);
-    return FromGrpc(runtime_->StopContainer(&context, request, &response));
+    return FromGrpc(Call(*runtime_, &RuntimeStub::StopContainer, request, response, timeout));
   }
 
   Status RemoveContainer(const std::string& id) override {
     runtime::v1::RemoveContainerRequest request;
     request.set_container_id(id);
     runtime::v1::RemoveContainerResponse response;
-    grpc::ClientContext context;
-    Deadline(context);
-    return FromGrpc(runtime_->RemoveContainer(&context, request, &response));
+    return FromGrpc(Call(*runtime_, &RuntimeStub::RemoveContainer, request, response));
   }
 
  private:
-  void Deadline(grpc::ClientContext& context, std::chrono::seconds extra = {}) const {
+  // One unary call of `stub`, with the call timeout (and `extra`) as its deadline.
+  template <typename Stub, typename Request, typename Response>
+  grpc::Status Call(Stub& stub,
+                    grpc::Status (Stub::*method)(grpc::ClientContext*, const Request&, Response*),
+                    const Request& request, Response& response,
+                    std::chrono::seconds extra = {}) const {
+    grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + timeout_ + extra);
+    return (stub.*method)(&context, request, &response);
   }
 
   std::string endpoint_;

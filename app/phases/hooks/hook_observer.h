@@ -27,9 +27,9 @@ using OutputsSource = std::function<PhaseOutputs(std::string_view phase)>;
 
 // Where a command's hooks are reported besides the log, and what post hooks are told.
 struct HookReporting {
-  util::Events events;                 // HookStarted, HookFinished (docs/events.md)
+  util::Events events = {};            // HookStarted, HookFinished (docs/events.md)
   const util::Clock* clock = nullptr;  // for their durations; null: the real clock
-  OutputsSource outputs;               // null: post hooks get no "outputs"
+  OutputsSource outputs = {};          // null: post hooks get no "outputs"
 };
 
 // Of each stage, the hooks of FindHooks run one after the other (dry run: each is listed as
