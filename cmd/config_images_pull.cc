@@ -53,10 +53,13 @@ Result<config::InitConfiguration> LoadImagesPullConfig(const ImagesPullOptions& 
   flags.image_repository = SetOrNone(options.image_repository);
   flags.cri_socket = SetOrNone(options.cri_socket);
   flags.feature_gates = SetOrNone(options.feature_gates);
-  // Image names and the socket do not depend on this host: the example machine answers hostname
-  // and address questions, as for `config images list`.
+  // Image names do not depend on this host: the example machine answers hostname and address
+  // questions, as for `config images list`. The socket, unless given, is the node's (kubeadm's
+  // detection, under --rootfs).
+  const util::RealMachine machine;
   Result<config::LoadedInit> loaded = config::MakeInitConfiguration(
-      *file, flags, config::ExampleMachine(), context.release_versions);
+      *file, flags, config::ExampleMachine(), context.release_versions,
+      phases::cri::NodeCriSocketDetector(machine, context.global.rootfs));
   if (!loaded) return NameFlagInError(loaded.error(), InitFlagFields(), flags.SetNames());
   for (const std::string& w : loaded->warnings) context.err << "[config] WARNING: " << w << '\n';
   return std::move(loaded->cfg);

@@ -9,6 +9,7 @@
 #include "app/config/defaults.h"
 #include "app/config/encode.h"
 #include "app/config/make_config.h"
+#include "app/phases/cri/cri_socket.h"
 #include "app/phases/init/addon_phase.h"
 #include "app/phases/init/bootstrap_token_phase.h"
 #include "app/phases/init/certs_phase.h"
@@ -100,8 +101,9 @@ Status InitCommand::MakeInitData() {
   KKADM_RETURN_IF_ERROR(event_output_.Start());
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
   if (!file) return file.error();
-  Result<config::LoadedInit> loaded =
-      config::MakeInitConfiguration(*file, options_.flags, *machine_, context_.release_versions);
+  Result<config::LoadedInit> loaded = config::MakeInitConfiguration(
+      *file, options_.flags, *machine_, context_.release_versions,
+      phases::cri::NodeCriSocketDetector(*machine_, context_.global.rootfs));
   if (!loaded) return NameFlagInError(loaded.error(), InitFlagFields(), options_.flags.SetNames());
   for (const std::string& warning : loaded->warnings) {
     spdlog::warn("{}", warning);

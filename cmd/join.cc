@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "app/config/make_config.h"
+#include "app/phases/cri/cri_socket.h"
 #include "app/phases/etcd/etcd_join.h"
 #include "app/phases/join/check_etcd_phase.h"
 #include "app/phases/join/control_plane_join_phase.h"
@@ -139,8 +140,9 @@ Status JoinCommand::MakeJoinData() {
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
   if (!file) return file.error();
   if (!file->has_value()) KKADM_RETURN_IF_ERROR(UseAdminConfWithoutDiscovery());
-  Result<config::LoadedJoin> loaded =
-      config::MakeJoinConfiguration(*file, options_.flags, *machine_);
+  Result<config::LoadedJoin> loaded = config::MakeJoinConfiguration(
+      *file, options_.flags, *machine_,
+      phases::cri::NodeCriSocketDetector(*machine_, context_.global.rootfs));
   if (!loaded) return NameFlagInError(loaded.error(), JoinFlagFields(), options_.flags.SetNames());
   for (const std::string& warning : loaded->warnings) {
     spdlog::warn("{}", warning);

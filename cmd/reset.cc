@@ -9,6 +9,7 @@
 
 #include "app/config/make_config.h"
 #include "app/phases/bootstraptoken/join_facts.h"
+#include "app/phases/cri/cri_socket.h"
 #include "app/phases/preflight/run_checks.h"
 #include "app/phases/reset/cleanup_node_phase.h"
 #include "app/phases/reset/preflight_phase.h"
@@ -92,7 +93,9 @@ Status ResetCommand::MakeResetData() {
   KKADM_RETURN_IF_ERROR(event_output_.Start());
   Result<std::optional<config::ConfigSource>> file = ReadConfigFile(options_.config_path);
   if (!file) return file.error();
-  Result<config::LoadedReset> loaded = config::MakeResetConfiguration(*file, options_.flags);
+  Result<config::LoadedReset> loaded = config::MakeResetConfiguration(
+      *file, options_.flags,
+      phases::cri::NodeCriSocketDetector(*seams_.machine, context_.global.rootfs));
   if (!loaded) return NameFlagInError(loaded.error(), ResetFlagFields(), options_.flags.SetNames());
   for (const std::string& warning : loaded->warnings) {
     spdlog::warn("{}", warning);

@@ -1,6 +1,8 @@
 // Dynamic defaults for kubeadm configurations.
 #include "app/config/defaults.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -75,6 +77,15 @@ Status SetTokenDefaults(std::vector<BootstrapToken>& tokens) {
 }
 
 }  // namespace
+
+Status DetectCriSocketIfUnset(std::string& socket, const CriSocketDetector& detect) {
+  if (!socket.empty() || !detect) return Status();
+  Result<std::string> found = detect();
+  if (!found) return found.error();
+  spdlog::debug("detected and using CRI socket: {}", *found);
+  socket = *found;
+  return Status();
+}
 
 std::string ResolveKubernetesVersion(const std::string& version) {
   if (version.empty()) return build_info::kKubernetesVersion;

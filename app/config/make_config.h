@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/config/defaults.h"
 #include "app/config/init_flags.h"
 #include "app/config/join_flags.h"
 #include "app/config/load.h"
@@ -38,13 +39,18 @@ struct LoadedReset {
 // the rest; the result is validated. Loading is lenient: unknown fields and kinds are warnings.
 // A kubernetesVersion label (or none: "stable-1") is looked up in `versions` before defaulting,
 // as kubeadm's dynamic defaults do (ResolveVersionLabel: warnings and fallback on failure).
+// An unset criSocket is detected with `detect_cri` when given (kubeadm's DetectCRISocket: its
+// "found multiple CRI endpoints" error fails here, before anything is written), else containerd's.
 Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file,
                                          const InitFlags& flags, const util::Machine& machine,
-                                         const ReleaseVersionSource& versions);
+                                         const ReleaseVersionSource& versions,
+                                         const CriSocketDetector& detect_cri = {});
 Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file,
-                                         const JoinFlags& flags, const util::Machine& machine);
+                                         const JoinFlags& flags, const util::Machine& machine,
+                                         const CriSocketDetector& detect_cri = {});
 Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& file,
-                                           const ResetFlags& flags);
+                                           const ResetFlags& flags,
+                                           const CriSocketDetector& detect_cri = {});
 
 // A flag the user gave replaces the configuration's value (kubeadm's flag-over-file rule).
 template <class T>

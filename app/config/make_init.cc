@@ -78,7 +78,8 @@ void WarnUnexpectedKinds(const LoadedDocuments& docs, std::vector<std::string>& 
 
 Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file,
                                          const InitFlags& flags, const util::Machine& machine,
-                                         const ReleaseVersionSource& versions) {
+                                         const ReleaseVersionSource& versions,
+                                         const CriSocketDetector& detect_cri) {
   KKADM_RETURN_IF_ERROR(CheckMixedArguments(file.has_value(), flags.SetNames()));
   LoadedInit out;
   std::string init_origin = DefaultedOrigin("InitConfiguration");
@@ -106,6 +107,7 @@ Result<LoadedInit> MakeInitConfiguration(const std::optional<ConfigSource>& file
   auto version = ResolveVersionLabel(out.cfg.cluster.kubernetes_version, versions);
   if (!version) return version.error();
   out.cfg.cluster.kubernetes_version = *version;
+  KKADM_RETURN_IF_ERROR(DetectCriSocketIfUnset(out.cfg.node_registration.cri_socket, detect_cri));
   KKADM_RETURN_IF_ERROR(SetInitDefaults(out.cfg, machine));
   KKADM_RETURN_IF_ERROR(
       ValidateInitConfiguration(out.cfg, init_origin, cluster_origin, out.warnings));

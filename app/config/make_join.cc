@@ -53,7 +53,8 @@ void ApplyControlPlaneFlags(const JoinFlags& flags, JoinConfiguration& cfg,
 }  // namespace
 
 Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file,
-                                         const JoinFlags& flags, const util::Machine& machine) {
+                                         const JoinFlags& flags, const util::Machine& machine,
+                                         const CriSocketDetector& detect_cri) {
   KKADM_RETURN_IF_ERROR(CheckMixedArguments(file.has_value(), flags.SetNames()));
   LoadedJoin out;
   std::string origin = DefaultedOrigin("JoinConfiguration");
@@ -80,13 +81,15 @@ Result<LoadedJoin> MakeJoinConfiguration(const std::optional<ConfigSource>& file
     ApplyControlPlaneFlags(flags, out.cfg, out.warnings);
   }
   ApplyNodeRunFlags(flags, out.cfg);
+  KKADM_RETURN_IF_ERROR(DetectCriSocketIfUnset(out.cfg.node_registration.cri_socket, detect_cri));
   KKADM_RETURN_IF_ERROR(SetJoinDefaults(out.cfg, machine));
   KKADM_RETURN_IF_ERROR(ValidateJoinConfiguration(out.cfg, origin, machine, out.warnings));
   return out;
 }
 
 Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& file,
-                                           const ResetFlags& flags) {
+                                           const ResetFlags& flags,
+                                           const CriSocketDetector& detect_cri) {
   KKADM_RETURN_IF_ERROR(CheckMixedArguments(file.has_value(), flags.SetNames()));
   LoadedReset out;
   std::string origin = DefaultedOrigin("ResetConfiguration");
@@ -107,6 +110,7 @@ Result<LoadedReset> MakeResetConfiguration(const std::optional<ConfigSource>& fi
   OverrideIfSet(out.cfg.skip_phases, flags.skip_phases);
   out.cfg.ignore_preflight_errors =
       MergePreflightErrors(out.cfg.ignore_preflight_errors, flags.ignore_preflight_errors);
+  KKADM_RETURN_IF_ERROR(DetectCriSocketIfUnset(out.cfg.cri_socket, detect_cri));
   SetResetDefaults(out.cfg);
   KKADM_RETURN_IF_ERROR(ValidateResetConfiguration(out.cfg, origin, out.warnings));
   return out;

@@ -2,6 +2,8 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "app/util/file_system_real.h"
 #include "tests/fakes/fake_clock.h"
@@ -49,6 +51,24 @@ TEST_F(CriSocketTest, SeveralFoundIsKubeadmsError) {
             "by setting the 'criSocket' field in the kubeadm configuration file: "
             "unix:///var/run/containerd/containerd.sock, unix:///var/run/cri-dockerd.sock");
   EXPECT_EQ(*CriSocketOrDetected(host_, "unix:///x.sock"), "unix:///x.sock");
+}
+
+TEST_F(CriSocketTest, BeforeTheHostTheMachineLooksUnderTheRootfsAlike) {
+  // The node's /var/run is a link to /run: resolved inside the root, never to the machine's /run.
+  ASSERT_EQ(::mkdir((root_.path() + "/run").c_str(), 0755), 0);
+  ASSERT_EQ(::mkdir((root_.path() + "/var").c_str(), 0755), 0);
+  ASSERT_EQ(::symlink("/run", (root_.path() + "/var/run").c_str()), 0);
+  machine_.unix_sockets.insert(root_.path() + "/run/crio/crio.sock");
+  EXPECT_EQ(*DetectCriSocket(machine_, root_.path()), "unix:///var/run/crio/crio.sock");
+  EXPECT_EQ(*NodeCriSocketDetector(machine_, root_.path())(), "unix:///var/run/crio/crio.sock");
+  // This machine's own root: its containerd socket only.
+  EXPECT_EQ(*DetectCriSocket(machine_, ""), "unix:///var/run/containerd/containerd.sock");
+  machine_.unix_sockets.insert(root_.path() + "/run/cri-dockerd.sock");
+  Result<std::string> several = DetectCriSocket(machine_, root_.path());
+  ASSERT_FALSE(several);
+  EXPECT_THAT(
+      several.error().message(),
+      ::testing::EndsWith(": unix:///var/run/crio/crio.sock, unix:///var/run/cri-dockerd.sock"));
 }
 
 TEST_F(CriSocketTest, ConnectAsksForTheSocketUnderTheRoot) {
