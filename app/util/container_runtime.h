@@ -1,7 +1,7 @@
 // ContainerRuntime: the container runtime as kkadm sees it, through the Kubernetes CRI v1 API
 // (runtime.v1.RuntimeService and ImageService over a unix socket), only the calls kubeadm makes:
-// preflight asks Version, Status and the cgroup driver; image pulling asks ImageStatus and
-// PullImage; reset lists, stops and removes pod sandboxes and containers.
+// preflight asks Version, Status (and its verbose info) and the cgroup driver; image pulling asks
+// ImageStatus and PullImage; reset lists, stops and removes pod sandboxes and containers.
 //
 // The real client speaks gRPC from a shared object loaded on first use (app/util/cri/); a dry run
 // wraps it (reads pass through, writes are printed); unit tests use tests/fakes/fake_container_
@@ -86,6 +86,9 @@ class ContainerRuntime {
   virtual Result<CriVersion> Version() = 0;
   // RuntimeService.Status (verbose false).
   virtual Result<CriRuntimeStatus> RuntimeStatus() = 0;
+  // RuntimeService.Status with verbose true: the runtime's own information, each value JSON
+  // (containerd: "config" holds its CRI configuration, sandboxImage among it).
+  virtual Result<std::map<std::string, std::string>> RuntimeInfo() = 0;
   // RuntimeConfig's linux.cgroup_driver: "systemd" or "cgroupfs"; nullopt when the runtime does
   // not report it (runtimes before CRI 1.28, e.g. containerd 1.6, answer UNIMPLEMENTED).
   virtual Result<std::optional<std::string>> CgroupDriver() = 0;

@@ -19,6 +19,7 @@ class DryRunContainerRuntime final : public ContainerRuntime {
   const std::string& Endpoint() const override { return real_->Endpoint(); }
   Result<CriVersion> Version() override { return real_->Version(); }
   Result<CriRuntimeStatus> RuntimeStatus() override { return real_->RuntimeStatus(); }
+  Result<std::map<std::string, std::string>> RuntimeInfo() override { return real_->RuntimeInfo(); }
   Result<std::optional<std::string>> CgroupDriver() override { return real_->CgroupDriver(); }
   Result<std::optional<std::string>> ImageStatus(const std::string& image) override {
     return real_->ImageStatus(image);

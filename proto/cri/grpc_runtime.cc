@@ -8,6 +8,7 @@
 #include <grpcpp/grpcpp.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -124,6 +125,14 @@ class GrpcRuntime final : public ContainerRuntime {
       out.conditions.push_back({c.type(), c.status(), c.reason(), c.message()});
     }
     return out;
+  }
+
+  Result<std::map<std::string, std::string>> RuntimeInfo() override {
+    runtime::v1::StatusRequest request;
+    request.set_verbose(true);
+    runtime::v1::StatusResponse response;
+    KKADM_RETURN_IF_ERROR(FromGrpc(Call(*runtime_, &RuntimeStub::Status, request, response)));
+    return std::map<std::string, std::string>(response.info().begin(), response.info().end());
   }
 
   Result<std::optional<std::string>> CgroupDriver() override {

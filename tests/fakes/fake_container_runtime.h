@@ -22,6 +22,7 @@ class FakeContainerRuntime final : public util::ContainerRuntime {
   util::CriVersion version{"0.1.0", "containerd", "1.6.20~ds1", "v1"};
   util::CriRuntimeStatus status{{{"RuntimeReady", true, "", ""}, {"NetworkReady", true, "", ""}}};
   std::optional<std::string> cgroup_driver;   // nullopt: as containerd 1.6 (not reported)
+  std::map<std::string, std::string> info;    // Status(verbose)'s info
   std::map<std::string, std::string> images;  // reference -> id
   std::vector<util::PodSandbox> sandboxes;
   std::vector<util::Container> containers;
@@ -38,6 +39,10 @@ class FakeContainerRuntime final : public util::ContainerRuntime {
   Result<util::CriRuntimeStatus> RuntimeStatus() override {
     if (Status s = Call("RuntimeStatus", ""); !s.ok()) return s;
     return status;
+  }
+  Result<std::map<std::string, std::string>> RuntimeInfo() override {
+    if (Status s = Call("RuntimeInfo", ""); !s.ok()) return s;
+    return info;
   }
   Result<std::optional<std::string>> CgroupDriver() override {
     if (Status s = Call("CgroupDriver", ""); !s.ok()) return s;
@@ -118,6 +123,7 @@ class ForwardingContainerRuntime final : public util::ContainerRuntime {
   const std::string& Endpoint() const override { return to_.Endpoint(); }
   Result<util::CriVersion> Version() override { return to_.Version(); }
   Result<util::CriRuntimeStatus> RuntimeStatus() override { return to_.RuntimeStatus(); }
+  Result<std::map<std::string, std::string>> RuntimeInfo() override { return to_.RuntimeInfo(); }
   Result<std::optional<std::string>> CgroupDriver() override { return to_.CgroupDriver(); }
   Result<std::optional<std::string>> ImageStatus(const std::string& image) override {
     return to_.ImageStatus(image);

@@ -3,6 +3,7 @@
 
 #include "app/config/images.h"
 #include "app/phases/cri/cri_socket.h"
+#include "app/phases/images/sandbox_image.h"
 #include "app/phases/preflight/run_checks.h"
 
 namespace kkadm::phases::images {
@@ -21,6 +22,8 @@ class ImagePullCheck final : public preflight::Check {
       result.errors.push_back(runtime.error().message());
       return result;
     }
+    if (!input_.sandbox_image.empty())
+      WarnOnSandboxImageMismatch(**runtime, input_.sandbox_image, input_.events);
     const PullContext ctx{**runtime, host.clock, input_.retry, input_.events};
     result.errors = PullForPreflight(ctx, input_.images, input_.pull_policy);
     return result;
@@ -39,6 +42,7 @@ ImagePullCheckInput ImagePullInputFor(const config::NodeRegistration& node,
   input.cri_socket = node.cri_socket;
   input.images = config::ControlPlaneImages(cluster);
   input.pull_policy = node.image_pull_policy;
+  input.sandbox_image = config::PauseImage(cluster);
   input.events = events;
   return input;
 }

@@ -20,6 +20,7 @@ struct ImagePullCheckInput {
   std::string cri_socket;           // nodeRegistration.criSocket
   std::vector<std::string> images;  // config::ControlPlaneImages
   std::string pull_policy;          // nodeRegistration.imagePullPolicy
+  std::string sandbox_image;        // config::PauseImage: the runtime's should be the same
   RetryPolicy retry = {};
   util::Events events = {};  // the check's result and each retry, as events
 };
@@ -32,8 +33,9 @@ ImagePullCheckInput ImagePullInputFor(const config::NodeRegistration& node,
                                       util::Events events);
 
 // "ImagePull": pulls the images through the runtime at `cri_socket` (under the node root) as
-// PullForPreflight does. An error for each image that could not be pulled; ignorable with
-// --ignore-preflight-errors=ImagePull.
+// PullForPreflight does, after kubeadm's warning when the runtime's sandbox image is not
+// `sandbox_image` (WarnOnSandboxImageMismatch; not with the policy Never, as kubeadm). An error
+// for each image that could not be pulled; ignorable with --ignore-preflight-errors=ImagePull.
 std::unique_ptr<preflight::Check> NewImagePullCheck(ImagePullCheckInput input);
 
 // kubeadm's RunPullImagesCheck with its three lines before it:

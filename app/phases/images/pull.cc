@@ -47,6 +47,17 @@ void ReportRetry(const PullContext& ctx, const std::string& image, int attempt, 
                             {"delaySeconds", std::chrono::duration<double>(pause).count()}});
 }
 
+// A pull the runtime itself could not take (UNAVAILABLE: its socket gone or refusing) is retried
+// only while the runtime still answers a Version call: a registry it cannot reach for a moment is
+// worth the pauses, a dead runtime is not (5 tries' pauses, 15 s an image, for one answer).
+bool RuntimeIsDown(util::ContainerRuntime& runtime, const Status& error) {
+  if (error.code() != StatusCode::kUnavailable) return false;
+  Result<util::CriVersion> version = runtime.Version();
+  if (version) return false;
+  spdlog::debug("the container runtime does not answer either: {}", version.error().message());
+  return true;
+}
+
 }  // namespace
 
 bool IsTransientPullError(const Status& error) {
@@ -70,6 +81,9 @@ Status PullWithRetries(const PullContext& ctx, const std::string& image) {
       return Status();
     }
     const Status& error = pulled.error();
+    if (RuntimeIsDown(ctx.runtime, error)) {
+      return Status(error.code(), "container runtime is not running: " + error.message());
+    }
     if (attempt >= ctx.retry.attempts || !IsTransientPullError(error)) {
       if (attempt == 1) return error;
       return Status(error.code(), fmt::format("{} (after {} attempts)", error.message(), attempt));

@@ -39,13 +39,16 @@ struct PullContext {
 };
 
 // Pulls `image`, trying again after a pause while the failure is transient and tries remain.
-// The error is the last try's, "(after N attempts)" added when there were several.
+// The error is the last try's, "(after N attempts)" added when there were several. A runtime
+// that does not answer (the pull UNAVAILABLE and a Version call failing too) is not tried again:
+// "container runtime is not running: <error>" at once, so a dead runtime costs no pauses.
 Status PullWithRetries(const PullContext& ctx, const std::string& image);
 
 // `kkadm config images pull`: each image in order; one the runtime holds (ImageStatus) is not
 // pulled again ("[config/images] Image <image> already present on machine"), the others are
-// pulled ("[config/images] Pulled <image>", kubeadm's line). The first failure stops the run:
-// kubeadm's `failed to pull image "<image>": <error>`.
+// pulled ("[config/images] Pulled <image>", kubeadm's line), each an ImagePull event (result
+// "present" or "pulled"). The first failure stops the run: kubeadm's `failed to pull image
+// "<image>": <error>`.
 Status PullImages(const PullContext& ctx, const std::vector<std::string>& images,
                   util::Printer& out);
 

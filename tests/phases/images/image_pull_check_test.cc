@@ -11,6 +11,7 @@
 #include "tests/fakes/fake_host.h"
 #include "tests/fakes/fake_init_system.h"
 #include "tests/fakes/fake_machine.h"
+#include "tests/fakes/log_capture.h"
 #include "tests/fakes/temp_dir.h"
 
 namespace kkadm::phases::images {
@@ -18,6 +19,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 // containerd 1.6's words for a tag the registry does not have.
 constexpr const char* kImageNotFound =
@@ -84,6 +86,43 @@ TEST_F(ImagePullCheckTest, AFailedPullIsTheImagePullErrorUnlessIgnored) {
                                        "r/kube-apiserver:v1.32.0"));
 }
 
+constexpr const char* kSandboxWarning =
+    "detected that the sandbox image \"registry.k8s.io/pause:3.8\" of the container runtime is "
+    "inconsistent with that used by kubeadm. It is recommended to use \"r/pause:3.10\" as the "
+    "CRI sandbox image.";
+
+TEST_F(ImagePullCheckTest, WarnsWhenTheRuntimesSandboxImageIsNotThePauseImage) {
+  testing::LogCapture log;
+  ImagePullCheckInput input = Input();
+  input.sandbox_image = "r/pause:3.10";
+  runtime_.info["config"] = R"({"sandboxImage":"registry.k8s.io/pause:3.8","other":1})";
+  ASSERT_TRUE(Run(input, false).ok());
+  EXPECT_THAT(log.text(), HasSubstr(std::string("W ") + kSandboxWarning));
+  EXPECT_EQ(runtime_.images.size(), 2u);  // a warning only: the images are pulled
+
+  testing::LogCapture same;
+  runtime_.info["config"] = R"({"sandboxImage":"r/pause:3.10"})";
+  ASSERT_TRUE(Run(input, false).ok());
+  EXPECT_THAT(same.text(), Not(HasSubstr("sandbox image")));
+}
+
+TEST_F(ImagePullCheckTest, NoSandboxWarningWhenTheRuntimeSaysNothingOrThePolicyIsNever) {
+  testing::LogCapture log;
+  ImagePullCheckInput input = Input();
+  input.sandbox_image = "r/pause:3.10";
+  ASSERT_TRUE(Run(input, false).ok());  // no "config" in the info (CRI-O)
+  runtime_.info["config"] = R"({"containerd":{}})";
+  ASSERT_TRUE(Run(input, false).ok());
+  runtime_.info["config"] = "not json";
+  ASSERT_TRUE(Run(input, false).ok());
+  runtime_.errors["RuntimeInfo"] = {Unavailable("rpc error: code = Unavailable desc = x")};
+  ASSERT_TRUE(Run(input, false).ok());
+  runtime_.info["config"] = R"({"sandboxImage":"registry.k8s.io/pause:3.8"})";
+  input.pull_policy = "Never";
+  ASSERT_TRUE(Run(input, false).ok());
+  EXPECT_THAT(log.text(), Not(HasSubstr("sandbox image")));
+}
+
 TEST(ImagePullInputTest, TheNodesSocketAndPolicyTheClustersImages) {
   config::NodeRegistration node;
   node.cri_socket = "unix:///run/crio/crio.sock";
@@ -98,6 +137,7 @@ TEST(ImagePullInputTest, TheNodesSocketAndPolicyTheClustersImages) {
   ASSERT_EQ(input.images.size(), 7u);
   EXPECT_EQ(input.images[0], "10.0.0.1:5000/k8s/kube-apiserver:v1.32.0");
   EXPECT_EQ(input.images[5], "10.0.0.1:5000/k8s/pause:3.10");
+  EXPECT_EQ(input.sandbox_image, "10.0.0.1:5000/k8s/pause:3.10");
 }
 
 }  // namespace

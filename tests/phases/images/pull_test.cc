@@ -144,5 +144,29 @@ TEST_F(PullTest, PreflightFollowsThePullPolicyAndCollectsEveryFailure) {
   EXPECT_THAT(runtime_.calls, ElementsAre("ImageStatus r/a:1"));  // no pull, no retry pauses
 }
 
+TEST_F(PullTest, ADeadRuntimeIsOneErrorPerImageWithoutRetries) {
+  const Status down = Unavailable("rpc error: code = Unavailable desc = connect: no such file");
+  for (int i = 0; i < 2; ++i) {
+    runtime_.errors["PullImage"].push_back(down);
+    runtime_.errors["Version"].push_back(down);
+  }
+  EXPECT_THAT(PullForPreflight(Context(), {"r/a:1", "r/b:1"}, "Always"),
+              ElementsAre("failed to pull image r/a:1: container runtime is not running: rpc "
+                          "error: code = Unavailable desc = connect: no such file",
+                          "failed to pull image r/b:1: container runtime is not running: rpc "
+                          "error: code = Unavailable desc = connect: no such file"));
+  EXPECT_THAT(runtime_.calls,
+              ElementsAre("PullImage r/a:1", "Version", "PullImage r/b:1", "Version"));
+  EXPECT_EQ(clock_.slept().count(), 0);
+  EXPECT_THAT(sink_.events, IsEmpty());
+}
+
+TEST_F(PullTest, AnUnavailablePullFromARuntimeThatStillAnswersIsRetried) {
+  runtime_.errors["PullImage"] = {Unavailable("rpc error: code = Unavailable desc = busy")};
+  EXPECT_THAT(PullForPreflight(Context(), {"r/a:1"}, "Always"), IsEmpty());
+  EXPECT_THAT(runtime_.calls, ElementsAre("PullImage r/a:1", "Version", "PullImage r/a:1"));
+  EXPECT_EQ(clock_.slept(), std::chrono::seconds(1));
+}
+
 }  // namespace
 }  // namespace kkadm::phases::images
