@@ -3,7 +3,8 @@
 # an independent CRI client. Source it after common.sh; everything it starts is stopped and
 # removed at exit (on_exit). Only 127.0.0.1 is used.
 #
-#   containerd_start                Starts containerd in $WORK/containerd (root, state, socket,
+#   containerd_start                Starts containerd in $WORK/containerd, or in $CTRD_DIR when
+#                                   set (e.g. a node root's /run/containerd: root, state, socket,
 #                                   CNI and hosts directories of its own) with the CRI plugin.
 #                                   Sets CTRD_DIR, CTRD_SOCK (the CRI socket: unix path),
 #                                   CTRD_CERTS_D (its registry hosts directory) and
@@ -126,7 +127,7 @@ containerd_write_config() {
 
 containerd_start() {
   kk_require_runtime_tools
-  CTRD_DIR=$WORK/containerd
+  CTRD_DIR=${CTRD_DIR:-$WORK/containerd}
   CTRD_SOCK=$CTRD_DIR/containerd.sock
   CTRD_CERTS_D=$CTRD_DIR/certs.d
   CTRD_SANDBOX_IMAGE=${CTRD_SANDBOX_IMAGE:-registry.k8s.io/pause:3.10}
@@ -210,11 +211,12 @@ registry_push_images() {
 # The registry's access log has one line per request ("127.0.0.1 - - [...] "GET /v2/NAME/blobs/...
 # HTTP/1.1" 200 183 "" "containerd/1.6.20~ds1""); these count containerd's (skopeo's pushes are
 # left out) for repository NAME, or for all.
-registry_requests() { grep -E "\"(GET|HEAD) /v2/${1:-[^ ]*}/.*\"containerd/" "$REGISTRY_LOG" | wc -l; }
+# (grep -c: 0 when none, without failing the caller's `set -e -o pipefail`.)
+registry_requests() { grep -cE "\"(GET|HEAD) /v2/${1:-[^ ]*}/.*\"containerd/" "$REGISTRY_LOG" || true; }
 registry_manifest_gets() {
-  grep -E "\"(GET|HEAD) /v2/${1:-[^ ]*}/manifests/.*\"containerd/" "$REGISTRY_LOG" | wc -l
+  grep -cE "\"(GET|HEAD) /v2/${1:-[^ ]*}/manifests/.*\"containerd/" "$REGISTRY_LOG" || true
 }
-registry_blob_gets() { grep -E "\"GET /v2/${1:-[^ ]*}/blobs/.*\"containerd/" "$REGISTRY_LOG" | wc -l; }
+registry_blob_gets() { grep -cE "\"GET /v2/${1:-[^ ]*}/blobs/.*\"containerd/" "$REGISTRY_LOG" || true; }
 
 flaky_proxy_start() {
   local d
