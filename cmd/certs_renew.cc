@@ -11,10 +11,12 @@
 #include "app/util/duration.h"
 #include "app/util/printable.h"
 #include "app/util/printer.h"
+#include "app/util/rfc3339.h"
 #include "cmd/certs.h"
 #include "cmd/certs_host.h"
 #include "cmd/certs_journal.h"
 #include "cmd/context.h"
+#include "cmd/event_output.h"
 
 namespace kkadm::cmd {
 namespace {
@@ -41,10 +43,24 @@ Result<std::optional<std::chrono::milliseconds>> ParseWindow(const std::string& 
   return std::optional<std::chrono::milliseconds>(*window);
 }
 
+// A CertificateRenewal event (docs/events.md): `result` is renewed, missing, external-ca or
+// not-due; a renewed or not-due certificate's expiry as its file has it now.
+void ReportRenewal(const util::Events& events, const certs::RenewalItem& item,
+                   const certs::RenewalEnv& env, std::string_view result) {
+  if (!events.enabled()) return;
+  nlohmann::json fields = {{"certificate", item.name}, {"result", result}};
+  if (result == "renewed" || result == "not-due") {
+    auto cert = certs::ReadItemCertificate(item, env);
+    if (cert) fields["notAfter"] = util::FormatRfc3339(cert->NotAfter());
+  }
+  events.Emit("CertificateRenewal", std::move(fields));
+}
+
 // With a window, a certificate valid for longer than it is left alone, saying so; a missing file,
 // an external CA or an unreadable certificate go on to RenewItem, which says what they are.
 bool OutsideWindow(const certs::RenewalItem& item, const certs::RenewalEnv& env,
-                   std::optional<std::chrono::milliseconds> window, std::ostream& out) {
+                   std::optional<std::chrono::milliseconds> window, std::ostream& out,
+                   const util::Events& events) {
   if (!window || !env.fs.Exists(certs::ItemPath(item, env))) return false;
   if (certs::IsExternallyManaged(item.ca_base, env)) return false;
   auto cert = certs::ReadItemCertificate(item, env);
@@ -54,23 +70,27 @@ bool OutsideWindow(const certs::RenewalItem& item, const certs::RenewalEnv& env,
   if (left <= *window) return false;
   out << fmt::format("{} expires in {}, not within {}: not renewed\n", item.long_name,
                      util::ShortHumanDuration(left), util::FormatDuration(*window));
+  ReportRenewal(events, item, env, "not-due");
   return true;
 }
 
 Status RenewOne(const certs::RenewalItem& item, const certs::RenewalEnv& env, std::ostream& out,
-                bool& renewed) {
+                const util::Events& events, bool& renewed) {
   auto outcome = certs::RenewItem(item, env);
   if (!outcome) return outcome.error();
   switch (*outcome) {
     case certs::RenewOutcome::kMissing:
       out << "MISSING! " << item.long_name << '\n';
+      ReportRenewal(events, item, env, "missing");
       break;
     case certs::RenewOutcome::kExternalCA:
       out << fmt::format("Detected external {}, {} can't be renewed\n", item.ca_base,
                          item.long_name);
+      ReportRenewal(events, item, env, "external-ca");
       break;
     case certs::RenewOutcome::kRenewed:
       out << item.long_name << " renewed\n";
+      ReportRenewal(events, item, env, "renewed");
       renewed = true;
       break;
   }
@@ -80,20 +100,22 @@ Status RenewOne(const certs::RenewalItem& item, const certs::RenewalEnv& env, st
 // Renews the item, as a phase of the journal's "certs renew" run when the node has a journal and
 // the item will be written (its file is there and its CA has a key).
 Status RecordedRenewal(const certs::RenewalItem& item, const certs::RenewalEnv& env,
-                       RenewalRecorder* recorder, std::ostream& out, bool& renewed) {
+                       RenewalRecorder* recorder, std::ostream& out, const util::Events& events,
+                       bool& renewed) {
   if (recorder == nullptr || !env.fs.Exists(certs::ItemPath(item, env)) ||
       certs::IsExternallyManaged(item.ca_base, env)) {
-    return RenewOne(item, env, out, renewed);
+    return RenewOne(item, env, out, events, renewed);
   }
   KKADM_RETURN_IF_ERROR(recorder->Begin(item.name));
   const certs::RenewalEnv recorded{
       .cluster = env.cluster, .fs = recorder->fs(), .clock = env.clock};
-  return recorder->End(RenewOne(item, recorded, out, renewed));
+  return recorder->End(RenewOne(item, recorded, out, events, renewed));
 }
 
 // Renews the items (all when `name` is empty) whose certificates the window, if any, selects.
 Status RenewItems(const std::string& name, std::optional<std::chrono::milliseconds> window,
-                  const certs::RenewalEnv& env, RenewalRecorder* recorder, std::ostream& out) {
+                  const certs::RenewalEnv& env, RenewalRecorder* recorder, std::ostream& out,
+                  const util::Events& events) {
   std::vector<certs::RenewalItem> items;
   if (name.empty()) {
     items = certs::RenewalItems(env.external_etcd());
@@ -104,8 +126,8 @@ Status RenewItems(const std::string& name, std::optional<std::chrono::millisecon
   }
   bool renewed = false;
   for (const certs::RenewalItem& item : items) {
-    if (OutsideWindow(item, env, window, out)) continue;
-    KKADM_RETURN_IF_ERROR(RecordedRenewal(item, env, recorder, out, renewed));
+    if (OutsideWindow(item, env, window, out, events)) continue;
+    KKADM_RETURN_IF_ERROR(RecordedRenewal(item, env, recorder, out, events, renewed));
   }
   if (name.empty() && (renewed || !window)) out << kRenewAllDone;
   if (name.empty() && !renewed && window) {
@@ -115,19 +137,22 @@ Status RenewItems(const std::string& name, std::optional<std::chrono::millisecon
   return Status();
 }
 
-Status Renew(const RenewOptions& options, const std::string& name, CommandContext& context) {
+// Under -o json the human lines go to stderr (output.human()); the events say what was renewed.
+Status Renew(const RenewOptions& options, const std::string& name, CommandContext& context,
+             EventOutput& output) {
   auto window = ParseWindow(options.expiring_within);
   if (!window) return window.error();
+  std::ostream& out = output.human();
   return WithCertsHost(context, [&](util::Host& host) -> Status {
-    auto cluster = LoadCertsClusterConfig(options.config, host, context, &context.out, "renew");
+    auto cluster = LoadCertsClusterConfig(options.config, host, context, &out, "renew");
     if (!cluster) return cluster.error();
     KKADM_RETURN_IF_ERROR(CheckCertDirExists(host.fs, cluster->certificates_dir));
     const certs::RenewalEnv env{.cluster = *cluster, .fs = host.fs, .clock = host.clock};
-    util::Printer printer(context.out);
+    util::Printer printer(out);
     KKADM_RETURN_IF_ERROR(certs::FinishInterruptedRenewals(env, printer));
     auto recorder = RenewalRecorder::Open(host);
     if (!recorder) return recorder.error();
-    return RenewItems(name, *window, env, recorder->get(), context.out);
+    return RenewItems(name, *window, env, recorder->get(), out, output.events());
   });
 }
 
@@ -156,7 +181,11 @@ void AddRenewSubcommand(CLI::App& renew, CommandContext& context, const std::str
   cmd->add_option("--expiring-within", options->expiring_within,
                   "Renew only the certificates that expire within this duration (e.g. 720h); "
                   "by default every one is renewed, as kubeadm does");
-  cmd->callback([&context, options, name] { context.status = Renew(*options, name, context); });
+  auto output = std::make_shared<EventOutput>(context, "certs renew");
+  output->AddFlags(*cmd);
+  cmd->callback([&context, options, name, output] {
+    context.status = output->Run([&] { return Renew(*options, name, context, *output); });
+  });
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "app/util/machine_real.h"
 #include "cmd/config_file.h"
 #include "cmd/context.h"
+#include "cmd/event_output.h"
 #include "cmd/flag_fields.h"
 #include "cmd/host_factory.h"
 
@@ -23,7 +24,8 @@ std::optional<std::string> SetOrNone(const std::string& value) {
   return value;
 }
 
-Status RunImagesPull(const ImagesPullOptions& options, CommandContext& context) {
+Status RunImagesPull(const ImagesPullOptions& options, CommandContext& context,
+                     EventOutput& output) {
   Result<config::InitConfiguration> cfg = LoadImagesPullConfig(options, context);
   if (!cfg) return cfg.error();
   util::RealMachine machine;
@@ -37,8 +39,8 @@ Status RunImagesPull(const ImagesPullOptions& options, CommandContext& context) 
   Result<std::unique_ptr<util::ContainerRuntime>> runtime =
       phases::cri::ConnectCri(seams, cfg->node_registration.cri_socket);
   if (!runtime) return runtime.error();
-  util::Printer out(context.out);
-  const phases::images::PullContext pull{**runtime, seams.clock};
+  util::Printer out(output.human());
+  const phases::images::PullContext pull{**runtime, seams.clock, {}, output.events()};
   return phases::images::PullImages(pull, config::ControlPlaneImages(cfg->cluster), out);
 }
 
@@ -81,7 +83,11 @@ void AddImagesPullCommand(CLI::App& images_cmd, CommandContext& context) {
                    "if you have non-standard CRI socket.");
   pull->add_option("--feature-gates", options->feature_gates,
                    "A set of key=value pairs that describe feature gates for various features.");
-  pull->callback([&context, options] { context.status = RunImagesPull(*options, context); });
+  auto output = std::make_shared<EventOutput>(context, "config images pull");
+  output->AddFlags(*pull);
+  pull->callback([&context, options, output] {
+    context.status = output->Run([&] { return RunImagesPull(*options, context, *output); });
+  });
 }
 
 }  // namespace kkadm::cmd

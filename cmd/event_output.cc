@@ -1,4 +1,5 @@
-// EventOutput: -o json, --events and --show-secrets for init, join and reset.
+// EventOutput: -o json, --events and --show-secrets for init, join and reset, and -o json and
+// --events for the commands without phases that do work on a node.
 #include "cmd/event_output.h"
 
 #include <CLI/CLI.hpp>
@@ -36,6 +37,20 @@ void EventOutput::RegisterFlags(workflow::FlagSet& flags) {
 }
 
 std::vector<std::string> EventOutput::FlagNames() { return {"output", "events", "show-secrets"}; }
+
+void EventOutput::AddFlags(CLI::App& app) {
+  workflow::FlagSet flags;
+  RegisterFlags(flags);
+  flags.Add(app, "output");
+  flags.Add(app, "events");
+}
+
+Status EventOutput::Run(const std::function<Status()>& body) {
+  KKADM_RETURN_IF_ERROR(Start());
+  Status outcome = body();
+  Finish(outcome, "");
+  return outcome;
+}
 
 Status EventOutput::Start() {
   if (started_) return Status::Ok();

@@ -1,8 +1,11 @@
 // EventOutput: a command's progress for machines and its timing table (docs/events.md): the
 // flags -o/--output, --events and --show-secrets, the event writer, the phase observer, and where
 // the command's human lines go (stdout, or stderr under -o json so stdout holds JSON Lines only).
+// Workflow commands (init, join, reset) register the flags in their FlagSet; a command without
+// phases (certs renew, config images pull) adds them with AddFlags and runs through Run.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -35,6 +38,12 @@ class EventOutput {
   void RegisterFlags(workflow::FlagSet& flags);
   // Their names, for workflow::BindOptions::every_phase_flags: phase subcommands have them too.
   static std::vector<std::string> FlagNames();
+  // For a command without phases, whose kubeadm counterpart has no -o of its own: adds -o/--output
+  // and --events to `app` (no --show-secrets: such a command has no secret to show).
+  void AddFlags(CLI::App& app);
+  // Start, then `body`, then Finish with its outcome: the events of a command without phases.
+  // `body` writes its human lines to human().
+  Status Run(const std::function<Status()>& body);
 
   // Once the command line is parsed, before the command prints anything: moves human lines to
   // stderr under -o json, opens the --events file and emits CommandStarted. Unavailable when the

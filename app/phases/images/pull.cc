@@ -102,11 +102,13 @@ Status PullImages(const PullContext& ctx, const std::vector<std::string>& images
       return present.error().Wrap(fmt::format("failed to check if image {} exists", image));
     if (present->has_value()) {
       out.Line("config/images", "Image " + image + " already present on machine");
+      ctx.events.Emit("ImagePull", {{"image", image}, {"result", "present"}});
       continue;
     }
     Status pulled = PullWithRetries(ctx, image);
     if (!pulled.ok()) return pulled.Wrap(fmt::format("failed to pull image \"{}\"", image));
     out.Line("config/images", "Pulled " + image);
+    ctx.events.Emit("ImagePull", {{"image", image}, {"result", "pulled"}});
   }
   return Status();
 }
