@@ -44,7 +44,8 @@ Result<config::ClusterConfiguration> FromCluster(const CertsConfigOptions& optio
 }
 
 Result<config::ClusterConfiguration> FromFileOrDefaults(const CertsConfigOptions& options,
-                                                        CommandContext& context) {
+                                                        CommandContext& context,
+                                                        config::Timeouts* timeouts) {
   auto file = ReadConfigFile(options.config_path);
   if (!file) return file.error();
   if (!*file) {
@@ -56,6 +57,7 @@ Result<config::ClusterConfiguration> FromFileOrDefaults(const CertsConfigOptions
   auto loaded = config::MakeInitConfiguration(*file, {}, machine, context.release_versions);
   if (!loaded) return loaded.error();
   for (const std::string& w : loaded->warnings) context.err << "[config] WARNING: " << w << '\n';
+  if (timeouts != nullptr) *timeouts = loaded->cfg.timeouts;
   return loaded->cfg.cluster;
 }
 
@@ -118,7 +120,8 @@ Result<config::ClusterConfiguration> LoadCertsClusterConfig(const CertsConfigOpt
                                                             util::Host& host,
                                                             CommandContext& context,
                                                             std::ostream* info,
-                                                            const std::string& prefix) {
+                                                            const std::string& prefix,
+                                                            config::Timeouts* timeouts) {
   Result<config::ClusterConfiguration> cluster = NotFound("no configuration yet");
   if (options.config_path.empty() && host.fs.Exists(options.kubeconfig)) {
     cluster = FromCluster(options, host, info, prefix);
@@ -130,7 +133,7 @@ Result<config::ClusterConfiguration> LoadCertsClusterConfig(const CertsConfigOpt
           prefix);
     }
   }
-  if (!cluster) cluster = FromFileOrDefaults(options, context);
+  if (!cluster) cluster = FromFileOrDefaults(options, context, timeouts);
   if (cluster && options.cert_dir) cluster->certificates_dir = *options.cert_dir;
   return cluster;
 }

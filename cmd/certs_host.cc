@@ -14,12 +14,17 @@
 
 namespace kkadm::cmd {
 
-Status WithCertsHost(CommandContext& context, const std::function<Status(util::Host&)>& run) {
+Status WithCertsHost(CommandContext& context, const std::function<Status(util::Host&)>& run,
+                     std::ostream* dry_run_out) {
   util::RealMachine machine;
-  std::ostringstream unused;  // MakeHost's printer: these commands make no mount or service change
-  util::Printer printer(unused);
+  // MakeHost's printer: these commands make no mount or service change; a dry run's file
+  // system says what it would write.
+  std::ostringstream unused;
+  util::Printer printer(dry_run_out != nullptr ? *dry_run_out : unused);
   HostOptions options;
   options.rootfs = context.global.rootfs;
+  options.dry_run = dry_run_out != nullptr;
+  options.dry_run_name = "renew";
   Result<std::unique_ptr<OwnedHost>> host = MakeHost(options, machine, printer);
   if (!host) return host.error();
   return SyncNodeFiles(host->get(), run((*host)->host()));

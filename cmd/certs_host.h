@@ -15,8 +15,11 @@ namespace kkadm::cmd {
 
 struct CommandContext;
 
-// Runs `run` over the host of --rootfs; MakeHost's error when it cannot be made.
-Status WithCertsHost(CommandContext& context, const std::function<Status(util::Host&)>& run);
+// Runs `run` over the host of --rootfs; MakeHost's error when it cannot be made. With
+// `dry_run_out`, a dry run: the host writes to a temporary overlay and says there what it would
+// write.
+Status WithCertsHost(CommandContext& context, const std::function<Status(util::Host&)>& run,
+                     std::ostream* dry_run_out = nullptr);
 
 // kubeadm's LoadOrDefaultInitConfiguration: the --config file (defaulted and validated as init
 // does), else the defaults of this machine (its default-route address is the local API endpoint);

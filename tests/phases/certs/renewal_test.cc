@@ -14,7 +14,7 @@ namespace {
 
 using util::pki::Certificate;
 
-const char kPki[] = "/etc/kubernetes/pki";
+const char kRenewalPki[] = "/etc/kubernetes/pki";
 
 struct RenewalNode : testing::TestNode {
   RenewalNode() {
@@ -26,10 +26,10 @@ struct RenewalNode : testing::TestNode {
   }
   RenewalEnv Env() { return RenewalEnv{.cluster = data.cfg.cluster, .fs = fs, .clock = clock}; }
   Certificate Cert(const std::string& base) {
-    return *util::pki::LoadCert(fs, std::string(kPki) + "/" + base + ".crt");
+    return *util::pki::LoadCert(fs, std::string(kRenewalPki) + "/" + base + ".crt");
   }
   util::pki::PrivateKey Key(const std::string& base) {
-    return *util::pki::LoadKey(fs, std::string(kPki) + "/" + base + ".key");
+    return *util::pki::LoadKey(fs, std::string(kRenewalPki) + "/" + base + ".key");
   }
 };
 
