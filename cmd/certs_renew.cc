@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <memory>
 
+#include "app/phases/certs/expiration.h"
 #include "app/phases/certs/renewal.h"
 #include "app/phases/certs/renewal_schedule.h"
+#include "app/phases/certs/restart.h"
 #include "app/util/duration.h"
 #include "app/util/printable.h"
 #include "app/util/printer.h"
@@ -26,10 +28,15 @@ namespace certs = phases::certs;
 constexpr char kRenewAllDone[] =
     "\nDone renewing certificates. You must restart the kube-apiserver, kube-controller-manager, "
     "kube-scheduler and etcd, so that they can use the new certificates.\n";
+constexpr char kRenewAllDoneRestarting[] =
+    "\nDone renewing certificates. Restarting the static Pods that use them.\n";
+constexpr char kManifestDir[] = "/etc/kubernetes/manifests";
 
 struct RenewOptions {
   CertsConfigOptions config;
   std::string expiring_within;  // --expiring-within, a Go duration; empty: renew unconditionally
+  bool restart = false;         // --restart-control-plane
+  bool dry_run = false;         // --dry-run
 };
 
 // --expiring-within: a positive Go duration, or none.
@@ -112,10 +119,12 @@ Status RecordedRenewal(const certs::RenewalItem& item, const certs::RenewalEnv& 
   return recorder->End(RenewOne(item, recorded, out, events, renewed));
 }
 
-// Renews the items (all when `name` is empty) whose certificates the window, if any, selects.
+// Renews the items (all when `name` is empty) whose certificates the window, if any, selects;
+// `renewed` gets the files replaced. With `restarting`, the reminder to restart is not printed.
 Status RenewItems(const std::string& name, std::optional<std::chrono::milliseconds> window,
                   const certs::RenewalEnv& env, RenewalRecorder* recorder, std::ostream& out,
-                  const util::Events& events) {
+                  const util::Events& events, bool restarting,
+                  std::vector<std::string>& renewed_files) {
   std::vector<certs::RenewalItem> items;
   if (name.empty()) {
     items = certs::RenewalItems(env.external_etcd());
@@ -127,14 +136,42 @@ Status RenewItems(const std::string& name, std::optional<std::chrono::millisecon
   bool renewed = false;
   for (const certs::RenewalItem& item : items) {
     if (OutsideWindow(item, env, window, out, events)) continue;
-    KKADM_RETURN_IF_ERROR(RecordedRenewal(item, env, recorder, out, events, renewed));
+    bool this_one = false;
+    KKADM_RETURN_IF_ERROR(RecordedRenewal(item, env, recorder, out, events, this_one));
+    if (!this_one) continue;
+    renewed = true;
+    for (std::string& file : certs::RenewedFiles(item, env)) renewed_files.push_back(file);
   }
-  if (name.empty() && (renewed || !window)) out << kRenewAllDone;
+  if (name.empty() && (renewed || !window)) {
+    out << (restarting ? kRenewAllDoneRestarting : kRenewAllDone);
+  }
   if (name.empty() && !renewed && window) {
     out << "\nNo certificate expires within " << util::FormatDuration(*window)
         << ": nothing renewed.\n";
   }
   return Status();
+}
+
+// --restart-control-plane: the static Pods whose manifests name a renewed file, one at a time,
+// each wait bounded by controlPlaneComponentHealthCheck. A dry run only says what it would wait
+// for; its file system, what it would move.
+Status RestartControlPlane(const std::vector<std::string>& renewed,
+                           std::chrono::milliseconds timeout, bool dry_run, util::Host& host,
+                           util::Printer& printer) {
+  auto components = certs::ComponentsUsing(renewed, kManifestDir, host.fs);
+  if (!components) return components.error();
+  std::unique_ptr<certs::ComponentWaiter> waiter =
+      dry_run ? certs::NewDryRunComponentWaiter(printer)
+              : certs::NewProbingComponentWaiter(host.net, host.clock, printer);
+  return certs::RestartComponents(
+      *components, {.fs = host.fs, .waiter = *waiter, .out = printer, .timeout = timeout});
+}
+
+// Users renew all that kubeadm renews and forget the kubelet's own client certificate.
+void WarnKubeletRotation(const certs::RenewalEnv& env, CommandContext& context) {
+  if (auto warning = certs::KubeletRotationWarning(env, env.clock.Now())) {
+    context.err << '\n' << *warning << '\n';
+  }
 }
 
 // Under -o json the human lines go to stderr (output.human()); the events say what was renewed.
@@ -143,17 +180,26 @@ Status Renew(const RenewOptions& options, const std::string& name, CommandContex
   auto window = ParseWindow(options.expiring_within);
   if (!window) return window.error();
   std::ostream& out = output.human();
-  return WithCertsHost(context, [&](util::Host& host) -> Status {
-    auto cluster = LoadCertsClusterConfig(options.config, host, context, &out, "renew");
+  auto renew = [&](util::Host& host) -> Status {
+    config::Timeouts timeouts;
+    auto cluster = LoadCertsClusterConfig(options.config, host, context, &out, "renew", &timeouts);
     if (!cluster) return cluster.error();
     KKADM_RETURN_IF_ERROR(CheckCertDirExists(host.fs, cluster->certificates_dir));
     const certs::RenewalEnv env{.cluster = *cluster, .fs = host.fs, .clock = host.clock};
     util::Printer printer(out);
     KKADM_RETURN_IF_ERROR(certs::FinishInterruptedRenewals(env, printer));
+    KKADM_RETURN_IF_ERROR(certs::RestoreHeldManifests(host.fs, kManifestDir, printer));
     auto recorder = RenewalRecorder::Open(host);
     if (!recorder) return recorder.error();
-    return RenewItems(name, *window, env, recorder->get(), out, output.events());
-  });
+    std::vector<std::string> renewed;
+    KKADM_RETURN_IF_ERROR(RenewItems(name, *window, env, recorder->get(), out, output.events(),
+                                     options.restart, renewed));
+    if (name.empty()) WarnKubeletRotation(env, context);
+    if (!options.restart) return Status();
+    return RestartControlPlane(renewed, timeouts.control_plane_component_health_check,
+                               options.dry_run, host, printer);
+  };
+  return WithCertsHost(context, renew, options.dry_run ? &out : nullptr);
 }
 
 // The service runs this very binary, on the same node root: a --rootfs other than / is a
@@ -181,6 +227,12 @@ void AddRenewSubcommand(CLI::App& renew, CommandContext& context, const std::str
   cmd->add_option("--expiring-within", options->expiring_within,
                   "Renew only the certificates that expire within this duration (e.g. 720h); "
                   "by default every one is renewed, as kubeadm does");
+  cmd->add_flag("--restart-control-plane", options->restart,
+                "Then restart, one at a time, the control-plane static Pods that use the renewed "
+                "files (moving each manifest out and back) and wait until each is healthy again "
+                "(up to timeouts.controlPlaneComponentHealthCheck of --config, default 4m0s)");
+  cmd->add_flag("--dry-run", options->dry_run,
+                "Don't apply any changes; just output what would be done");
   auto output = std::make_shared<EventOutput>(context, "certs renew");
   output->AddFlags(*cmd);
   cmd->callback([&context, options, name, output] {

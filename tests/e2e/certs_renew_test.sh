@@ -165,6 +165,8 @@ certificate embedded in the kubeconfig file for the scheduler manager to use ren
 MISSING! certificate embedded in the kubeconfig file for the super-admin
 
 Done renewing certificates. You must restart the kube-apiserver, kube-controller-manager, kube-scheduler and etcd, so that they can use the new certificates." "$out"
+assert_contains "renew all warns on stderr that kubelet.conf is not rotated" "$(cat "$WORK/err")" \
+  "WARNING: /etc/kubernetes/kubelet.conf does not point at /var/lib/kubelet/pki/kubelet-client-current.pem: the kubelet's client certificate is not rotated, and neither kkadm nor kubeadm renews it."
 assert_eq "CA files and sa keys are byte-identical" "$ca_sums" \
   "$(cd "$P" && sha256sum ca.crt ca.key front-proxy-ca.crt front-proxy-ca.key etcd/ca.crt etcd/ca.key sa.key sa.pub)"
 ca_of() { case $1 in etcd/*|apiserver-etcd-client) echo etcd/ca ;; front-proxy-client) echo front-proxy-ca ;; *) echo ca ;; esac; }
