@@ -20,6 +20,7 @@
 #include "cmd/completion.h"
 #include "cmd/config.h"
 #include "cmd/context.h"
+#include "cmd/etcd_snapshot.h"
 #include "cmd/help.h"
 #include "cmd/host_factory.h"
 #include "cmd/images.h"
@@ -147,6 +148,7 @@ int Main(int argc, char** argv) {
   AddTokenCommand(app, context, TokenHost(context));
   AddCertsCommand(app, context);
   AddKubeconfigCommand(app, context);
+  AddEtcdCommand(app, context);
   AddStatusCommand(app, context);
   AddVersionCommand(app, context);
   AddCompletionCommand(app, context);

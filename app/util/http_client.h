@@ -5,9 +5,11 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "app/util/status.h"
 
@@ -55,6 +57,18 @@ class HttpClient {
   // is not trusted (wrong CA, wrong host) or ours is unusable — retrying will not help;
   // kUnavailable for every other connection, TLS handshake or timeout failure.
   virtual Result<HttpResponse> Do(const HttpRequest& request) = 0;
+  // Do, with the body handed to `sink` piece by piece as it arrives instead of kept in
+  // HttpResponse::body (which stays empty), so max_response_bytes does not apply: for bodies too
+  // large to hold, such as an etcd snapshot. An error from `sink` ends the transfer and is
+  // returned. This default, for clients that only have Do, hands the whole body over at once.
+  using BodySink = std::function<Status(std::string_view piece)>;
+  virtual Result<HttpResponse> DoStreaming(const HttpRequest& request, const BodySink& sink) {
+    Result<HttpResponse> response = Do(request);
+    if (!response) return response;
+    if (!response->body.empty()) KKADM_RETURN_IF_ERROR(sink(response->body));
+    response->body.clear();
+    return response;
+  }
   // A plain GET, e.g. http://127.0.0.1:10248/healthz for the kubelet.
   Result<HttpResponse> Get(const std::string& url) {
     HttpRequest request;

@@ -53,15 +53,21 @@ const Result<CurlApi>& Curl() {
   return api;
 }
 
-// Where a response body goes, up to its limit.
-struct BodySink {
+// Where a response body goes: into `body` up to its limit, or piece by piece to `stream`.
+struct ResponseSink {
   std::string& body;
   std::size_t limit;
+  const HttpClient::BodySink* stream = nullptr;
   bool overflowed = false;
+  Status stream_error;  // what `stream` refused a piece with
 };
 
 size_t AppendBody(char* data, size_t size, size_t count, void* user) {
-  auto* sink = static_cast<BodySink*>(user);
+  auto* sink = static_cast<ResponseSink*>(user);
+  if (sink->stream != nullptr) {
+    sink->stream_error = (*sink->stream)(std::string_view(data, size * count));
+    return sink->stream_error.ok() ? size * count : 0;  // 0: curl ends with CURLE_WRITE_ERROR
+  }
   if (sink->body.size() + size * count > sink->limit) {
     sink->overflowed = true;
     return 0;  // curl ends the transfer with CURLE_WRITE_ERROR
@@ -104,13 +110,20 @@ class CurlHttpClient final : public HttpClient {
   CurlHttpClient(const CurlApi& api, HttpClientOptions options)
       : api_(api), options_(std::move(options)) {}
 
-  Result<HttpResponse> Do(const HttpRequest& request) override {
+  Result<HttpResponse> Do(const HttpRequest& request) override { return Perform(request, nullptr); }
+
+  Result<HttpResponse> DoStreaming(const HttpRequest& request, const BodySink& sink) override {
+    return Perform(request, &sink);
+  }
+
+ private:
+  Result<HttpResponse> Perform(const HttpRequest& request, const BodySink* stream) {
     std::unique_ptr<CURL, decltype(&::curl_easy_cleanup)> curl(api_.easy_init(), api_.easy_cleanup);
     if (!curl) return Internal("curl_easy_init failed");
     HttpResponse response;
     char error[CURL_ERROR_SIZE] = {0};
     api_.easy_setopt(curl.get(), CURLOPT_ERRORBUFFER, error);
-    BodySink sink{response.body, options_.max_response_bytes};
+    ResponseSink sink{response.body, options_.max_response_bytes, stream, false, Status()};
     curl_slist* headers = SetUp(curl.get(), request, response, sink);
     auto start = std::chrono::steady_clock::now();
     CURLcode rc = api_.easy_perform(curl.get());
@@ -118,6 +131,7 @@ class CurlHttpClient final : public HttpClient {
     auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                   std::chrono::steady_clock::now() - start)
                   .count();
+    if (rc != CURLE_OK && !sink.stream_error.ok()) return sink.stream_error;
     if (rc != CURLE_OK) {
       std::string why = sink.overflowed ? fmt::format("the response is over the limit of {} bytes",
                                                       options_.max_response_bytes)
@@ -133,10 +147,9 @@ class CurlHttpClient final : public HttpClient {
     return response;
   }
 
- private:
   // Configures the handle; returns the header list the caller frees after the transfer.
   curl_slist* SetUp(CURL* curl, const HttpRequest& request, HttpResponse& response,
-                    BodySink& sink) {
+                    ResponseSink& sink) {
     api_.easy_setopt(curl, CURLOPT_URL, request.url.c_str());
     api_.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     api_.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");

@@ -66,6 +66,34 @@ TEST_F(HttpClientTest, ResponseBodyIsBounded) {
   EXPECT_EQ(response->body.size(), 1000u);
 }
 
+// DoStreaming hands the body over as it arrives, past max_response_bytes (an etcd snapshot), and
+// a piece the sink refuses ends the transfer with the sink's error.
+TEST_F(HttpClientTest, StreamingHandsOverPiecesAndStopsOnRefusal) {
+  const std::string big(300000, 'z');
+  EchoServer server(work_.path(), {Ok(big)[0]}, EchoServer::Mode::kTls, &pki_);
+  HttpClientOptions options = Verified();
+  options.max_response_bytes = 1000;
+  auto client = NewHttpClient(options);
+  HttpRequest request;
+  request.url = server.url() + "/stream";
+  std::string got;
+  int pieces = 0;
+  auto response = client->DoStreaming(request, [&](std::string_view piece) {
+    got.append(piece);
+    ++pieces;
+    return Status();
+  });
+  ASSERT_TRUE(response) << response.error().message();
+  EXPECT_EQ(response->status, 200);
+  EXPECT_TRUE(response->body.empty());
+  EXPECT_EQ(got, big);
+  EXPECT_GT(pieces, 1);
+  response =
+      client->DoStreaming(request, [](std::string_view) { return Unavailable("disk full"); });
+  ASSERT_FALSE(response);
+  EXPECT_EQ(response.error().message(), "disk full");
+}
+
 TEST_F(HttpClientTest, WrongCaIsRefused) {
   EchoServer server(work_.path(), Ok("{}"), EchoServer::Mode::kTls, &pki_);
   HttpClientOptions options;

@@ -1,0 +1,219 @@
+// `kkadm etcd snapshot` (see etcd_snapshot.h).
+#include "cmd/etcd_snapshot.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/phases/etcd_snapshot/snapshot_save.h"
+#include "app/util/duration.h"
+#include "app/util/machine_real.h"
+#include "app/util/rfc3339.h"
+#include "app/util/tab_writer.h"
+#include "cmd/context.h"
+#include "cmd/host_factory.h"
+
+namespace kkadm::cmd {
+namespace {
+
+namespace snap = phases::etcd_snapshot;
+
+struct SnapshotOptions {
+  std::string dir;  // save's positional
+  std::string endpoint;
+  std::string cert_dir;
+  std::string backup_root = snap::kDefaultBackupRoot;
+  int retention_count = snap::Retention().count;
+  std::string retention_age = "720h0m0s";
+  std::string timeout = "10m0s";
+  bool dry_run = false;
+  std::string output = "text";
+  std::string path;  // verify's positional
+};
+
+// Runs `run` over the host of --rootfs (a dry-run overlay with --dry-run).
+Status WithSnapshotHost(CommandContext& context, bool dry_run,
+                        const std::function<Status(util::Host&)>& run) {
+  util::RealMachine machine;
+  std::ostringstream unused;  // MakeHost's printer: these commands make no mount or service change
+  util::Printer printer(unused);
+  HostOptions options;
+  options.rootfs = context.global.rootfs;
+  options.dry_run = dry_run;
+  options.dry_run_name = "etcd-snapshot";
+  Result<std::unique_ptr<OwnedHost>> host = MakeHost(options, machine, printer);
+  if (!host) return host.error();
+  return SyncNodeFiles(host->get(), run((*host)->host()));
+}
+
+Result<std::chrono::milliseconds> DurationFlag(const std::string& flag, const std::string& text,
+                                               bool allow_zero) {
+  Result<std::chrono::milliseconds> value = util::ParseDuration(text);
+  if (!value) {
+    return InvalidArgument(fmt::format("invalid argument \"{}\" for \"{}\" flag: {}", text, flag,
+                                       value.error().message()));
+  }
+  if (value->count() < 0 || (!allow_zero && value->count() == 0)) {
+    return InvalidArgument(fmt::format("invalid argument \"{}\" for \"{}\" flag: must be {}", text,
+                                       flag, allow_zero ? "0 or more" : "positive"));
+  }
+  return value;
+}
+
+Result<snap::SaveOptions> SaveOptionsOf(const SnapshotOptions& options) {
+  snap::SaveOptions save;
+  save.dir = options.dir;
+  save.endpoint = options.endpoint;
+  save.cert_dir = options.cert_dir;
+  save.backup_root = options.backup_root;
+  save.dry_run = options.dry_run;
+  if (options.retention_count < 0) {
+    return InvalidArgument(
+        fmt::format("invalid argument \"{}\" for \"--retention-count\" flag: must be 0 or more",
+                    options.retention_count));
+  }
+  save.retention.count = options.retention_count;
+  Result<std::chrono::milliseconds> age =
+      DurationFlag("--retention-age", options.retention_age, /*allow_zero=*/true);
+  if (!age) return age.error();
+  save.retention.age = *age;
+  Result<std::chrono::milliseconds> timeout =
+      DurationFlag("--timeout", options.timeout, /*allow_zero=*/false);
+  if (!timeout) return timeout.error();
+  save.timeout = *timeout;
+  return save;
+}
+
+Status Save(const SnapshotOptions& options, CommandContext& context) {
+  Result<snap::SaveOptions> save = SaveOptionsOf(options);
+  if (!save) return save.error();
+  return WithSnapshotHost(context, options.dry_run, [&](util::Host& host) {
+    util::Printer printer(context.out);
+    return snap::SaveBackup(host, printer, *save).status();
+  });
+}
+
+nlohmann::ordered_json EntryJson(const snap::BackupEntry& entry) {
+  nlohmann::ordered_json out = {{"name", entry.name},
+                                {"path", entry.dir},
+                                {"complete", entry.info.has_value()},
+                                {"snapshotBytes", entry.snapshot_bytes}};
+  if (!entry.info) return out;
+  const snap::BackupInfo& info = *entry.info;
+  out["created"] = util::FormatRfc3339Milli(info.created);
+  out["dbSize"] = info.db_size;
+  out["revision"] = info.revision;
+  out["sha256"] = info.sha256;
+  out["etcdVersion"] = info.etcd_version;
+  out["endpoint"] = info.endpoint;
+  out["files"] = info.files.size();
+  return out;
+}
+
+std::vector<std::string> EntryRow(const snap::BackupEntry& entry) {
+  if (!entry.info) {
+    return {entry.name, "<incomplete>", std::to_string(entry.snapshot_bytes), "", ""};
+  }
+  return {entry.name, util::FormatRfc3339(entry.info->created), std::to_string(entry.info->db_size),
+          std::to_string(entry.info->revision), entry.info->sha256.substr(0, 16)};
+}
+
+Status List(const SnapshotOptions& options, CommandContext& context) {
+  return WithSnapshotHost(context, false, [&](util::Host& host) -> Status {
+    Result<std::vector<snap::BackupEntry>> entries =
+        snap::ListBackups(host.fs, options.backup_root);
+    if (!entries) return entries.error();
+    if (options.output == "json") {
+      nlohmann::ordered_json out = nlohmann::ordered_json::array();
+      for (const auto& entry : *entries) out.push_back(EntryJson(entry));
+      context.out << out.dump(2) << '\n';
+      return Status();
+    }
+    std::vector<std::vector<std::string>> rows = {
+        {"NAME", "CREATED", "SIZE", "REVISION", "SHA256"}};
+    for (const auto& entry : *entries) rows.push_back(EntryRow(entry));
+    context.out << util::TabWrite(rows);
+    return Status();
+  });
+}
+
+// A backup directory's snapshot must match its file and its backup.json; a file, itself.
+Status Verify(const SnapshotOptions& options, CommandContext& context) {
+  return WithSnapshotHost(context, false, [&](util::Host& host) -> Status {
+    Result<util::FileInfo> stat = host.fs.Stat(options.path);
+    if (!stat) return stat.error();
+    const bool is_dir = stat->type == util::FileType::kDirectory;
+    const std::string file = is_dir ? options.path + "/" + snap::kSnapshotFile : options.path;
+    Result<snap::SnapshotDigest> digest = snap::VerifySnapshotFile(host.fs, file);
+    if (!digest) return digest.error();
+    if (is_dir) {
+      Result<std::string> json = host.fs.ReadFile(options.path + "/" + snap::kBackupInfoFile);
+      if (!json)
+        return FailedPrecondition(options.path + " is an incomplete backup (no backup.json)");
+      Result<snap::BackupInfo> info = snap::ParseBackupInfo(*json);
+      if (!info) return info.error().Wrap(options.path);
+      if (info->sha256 != digest->sha256) {
+        return FailedPrecondition(
+            fmt::format("{}: the snapshot's SHA-256 is {}, backup.json says {}", options.path,
+                        digest->sha256, info->sha256));
+      }
+    }
+    context.out << fmt::format("{}: OK ({} bytes, sha256 {})\n", host.fs.HostPath(file),
+                               digest->db_size, digest->sha256);
+    return Status();
+  });
+}
+
+void AddBackupDirFlag(CLI::App& cmd, SnapshotOptions& options) {
+  cmd.add_option("--backup-dir", options.backup_root, "Where backups are kept")
+      ->capture_default_str();
+}
+
+void AddSaveCommand(CLI::App& snapshot, CommandContext& context,
+                    std::shared_ptr<SnapshotOptions> options) {
+  auto* save = snapshot.add_subcommand(
+      "save", "Save a snapshot of this node's etcd, with its configuration and PKI, as a backup");
+  save->add_option("dir", options->dir,
+                   "The backup directory to make (default: a new one under --backup-dir)");
+  AddBackupDirFlag(*save, *options);
+  save->add_option("--endpoint", options->endpoint,
+                   "The etcd member to snapshot (default: this node's, from its etcd manifest)");
+  save->add_option("--cert-dir", options->cert_dir,
+                   "Where etcd/ca.crt and apiserver-etcd-client.{crt,key} are (default: the etcd "
+                   "manifest's PKI directory, else /etc/kubernetes/pki)");
+  save->add_option("--retention-count", options->retention_count,
+                   "How many complete backups under --backup-dir to keep; 0 keeps all")
+      ->capture_default_str();
+  save->add_option("--retention-age", options->retention_age,
+                   "Remove backups under --backup-dir older than this; 0 keeps them")
+      ->capture_default_str();
+  save->add_option("--timeout", options->timeout, "How long the snapshot transfer may take")
+      ->capture_default_str();
+  save->add_flag("--dry-run", options->dry_run, "Only say what would be done");
+  save->callback([&context, options] { context.status = Save(*options, context); });
+}
+
+}  // namespace
+
+void AddEtcdCommand(CLI::App& root, CommandContext& context) {
+  auto* etcd = root.add_subcommand("etcd", "Operations on this node's stacked etcd");
+  etcd->require_subcommand(1);
+  auto* snapshot = etcd->add_subcommand("snapshot", "Save, list and verify etcd backups");
+  snapshot->require_subcommand(1);
+  auto options = std::make_shared<SnapshotOptions>();
+  AddSaveCommand(*snapshot, context, options);
+  auto* list = snapshot->add_subcommand("list", "List the backups, oldest first");
+  AddBackupDirFlag(*list, *options);
+  list->alias("ls");
+  list->add_option("-o,--output", options->output, "Output format. One of: text|json")
+      ->check(CLI::IsMember({"text", "json"}));
+  list->callback([&context, options] { context.status = List(*options, context); });
+  auto* verify = snapshot->add_subcommand(
+      "verify", "Check a snapshot file's or backup's SHA-256 integrity hash");
+  verify->add_option("path", options->path, "A snapshot file or a backup directory")->required();
+  verify->callback([&context, options] { context.status = Verify(*options, context); });
+}
+
+}  // namespace kkadm::cmd

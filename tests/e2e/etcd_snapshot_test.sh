@@ -1,0 +1,248 @@
+#!/bin/bash
+# `kkadm etcd snapshot save|list|verify` against the real etcd (Debian's 3.4), run from the
+# manifest `kkadm init phase etcd local` writes, with kubeadm's PKI layout, in a network namespace
+# of its own (so 2379/2380 are free; only loopback and a blackholed test address are used):
+# - save writes a backup etcdctl accepts (`snapshot status`), whose content is the cluster at the
+#   time of the save (restored with `etcdctl snapshot restore` and served by a second etcd: a key
+#   written before is there, one written after is not), with the node's PKI and manifests, 0600;
+# - list shows it (text and -o json, the recorded SHA-256 being the file's);
+# - verify accepts it and refuses a copy whose hash was corrupted, and a backup whose snapshot
+#   was changed;
+# - retention: saves past --retention-count remove the oldest, --retention-age removes old ones;
+# - etcd down: save fails with one line and exit 1, and leaves no directory; --dry-run does nothing.
+set -euo pipefail
+
+: "${KKADM:?KKADM must point at the kkadm binary}"
+NS=kkadm-snap-$$
+ADV=192.0.2.77
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kkadm-snapshot-e2e-XXXXXX")
+ROOT=$WORK/root
+PKI=$ROOT/etc/kubernetes/pki
+BACKUPS=$ROOT/var/backups/kkadm/etcd
+ETCD_PID=""
+RESTORED_PID=""
+ROUTE=""
+
+# shellcheck source=lib/pki.sh
+source "$(dirname "$0")/lib/pki.sh"
+
+fail() { echo "FAIL: $*" >&2; [[ -f $WORK/etcd.log ]] && tail -5 "$WORK/etcd.log" >&2; exit 1; }
+
+stop_pid() {
+  [[ -n $1 ]] || return 0
+  kill -TERM "$1" 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
+
+cleanup() {
+  stop_pid "$ETCD_PID"
+  stop_pid "$RESTORED_PID"
+  # Whatever else this test started in its namespace (a failed step may have left one).
+  local pid
+  for pid in $(ip netns pids "$NS" 2>/dev/null); do stop_pid "$pid"; done
+  ip netns del "$NS" 2>/dev/null || true
+  [[ -n $ROUTE ]] && ip route del blackhole "$ROUTE" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+[[ $(id -u) == 0 ]] || fail "needs root (network namespaces)"
+for tool in etcd etcdctl openssl ip python3 sha256sum; do
+  command -v "$tool" >/dev/null || fail "$tool is not installed"
+done
+
+in_ns() { ip netns exec "$NS" "$@"; }
+kk() { in_ns "$KKADM" "$@" --rootfs "$ROOT"; }
+ctl() {
+  ETCDCTL_API=3 in_ns etcdctl --endpoints https://127.0.0.1:2379 --cacert "$PKI/etcd/ca.crt" \
+    --cert "$PKI/apiserver-etcd-client.crt" --key "$PKI/apiserver-etcd-client.key" "$@"
+}
+# The backup directories under the root, oldest first.
+backups() { find "$BACKUPS" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2>/dev/null | sort; }
+
+# The etcd manifest for an etcd 3.4 image, and kubeadm's etcd PKI.
+mkdir -p "$ROOT"
+cat > "$WORK/cfg.yaml" <<CFG
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: InitConfiguration
+localAPIEndpoint:
+  advertiseAddress: "$ADV"
+nodeRegistration:
+  name: cp-1
+---
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: ClusterConfiguration
+kubernetesVersion: v1.32.0
+etcd:
+  local:
+    imageTag: "3.4.23-0"
+CFG
+"$KKADM" init phase etcd local --rootfs "$ROOT" --config "$WORK/cfg.yaml" > "$WORK/phase.out" 2>&1 ||
+  fail "init phase etcd local: $(cat "$WORK/phase.out")"
+mkdir -p "$PKI/etcd" "$ROOT/var/lib/etcd" && chmod 0700 "$ROOT/var/lib/etcd"
+SAN="DNS:localhost,DNS:cp-1,IP:127.0.0.1,IP:$ADV"
+cert_make_ca "$PKI/etcd" ca etcd-ca
+cert_make_leaf "$PKI/etcd" ca "$PKI/etcd" server /CN=cp-1 serverAuth,clientAuth "$SAN"
+cert_make_leaf "$PKI/etcd" ca "$PKI/etcd" peer /CN=cp-1 serverAuth,clientAuth "$SAN"
+cert_make_leaf "$PKI/etcd" ca "$PKI" apiserver-etcd-client /CN=kube-apiserver-etcd-client clientAuth
+chmod 0600 "$PKI"/etcd/*.key "$PKI"/*.key
+echo "apiVersion: v1" > "$ROOT/etc/kubernetes/admin.conf"
+
+# etcd as the manifest runs it, its node paths under ROOT.
+mapfile -t CMD < <(awk '/^  - command:/ {on=1; next} on && /^    - / {sub(/^    - /, ""); print; next} on {exit}' \
+  "$ROOT/etc/kubernetes/manifests/etcd.yaml")
+[[ ${CMD[0]:-} == etcd ]] || fail "the manifest's command is not etcd: ${CMD[*]}"
+ARGS=()
+for arg in "${CMD[@]:1}"; do
+  [[ $arg =~ ^(--[a-z-]+)=(/.*)$ ]] && arg="${BASH_REMATCH[1]}=$ROOT${BASH_REMATCH[2]}"
+  ARGS+=("$arg")
+done
+ip netns add "$NS"
+ip -n "$NS" link set lo up
+ip -n "$NS" addr add "$ADV/32" dev lo
+ip route add blackhole "$ADV/32"
+ROUTE="$ADV/32"
+# Not through in_ns: $! must be etcd's own pid (ip netns exec execs it), not a subshell's.
+ip netns exec "$NS" etcd "${ARGS[@]}" > "$WORK/etcd.log" 2>&1 &
+ETCD_PID=$!
+for _ in $(seq 100); do ctl endpoint health >/dev/null 2>&1 && break; sleep 0.2; done
+ctl endpoint health >/dev/null 2>&1 || fail "etcd did not become healthy"
+
+echo "== save"
+ctl put /kkadm/before written-before >/dev/null
+kk etcd snapshot save > "$WORK/save.out" 2>&1 || fail "save: $(cat "$WORK/save.out")"
+cat "$WORK/save.out"
+ctl put /kkadm/after written-after >/dev/null
+mapfile -t NAMES < <(backups)
+[[ ${#NAMES[@]} == 1 ]] || fail "expected one backup, found: ${NAMES[*]}"
+B=$BACKUPS/${NAMES[0]}
+grep -q "Saving a snapshot of etcd at https://127.0.0.1:2379 to /var/backups/kkadm/etcd/${NAMES[0]}" \
+  "$WORK/save.out" || fail "save did not say where it saved"
+[[ $(stat -c %a "$B") == 700 && $(stat -c %a "$BACKUPS") == 700 ]] || fail "backup directories are not 0700"
+for f in snapshot.db backup.json node/etc/kubernetes/pki/apiserver-etcd-client.key \
+    node/etc/kubernetes/pki/etcd/ca.key node/etc/kubernetes/manifests/etcd.yaml \
+    node/etc/kubernetes/admin.conf; do
+  [[ -f $B/$f ]] || fail "the backup has no $f"
+  [[ $(stat -c %a "$B/$f") == 600 ]] || fail "$f is $(stat -c %a "$B/$f"), not 0600"
+done
+cmp -s "$B/node/etc/kubernetes/pki/etcd/ca.key" "$PKI/etcd/ca.key" || fail "the PKI copy differs"
+
+echo "== etcdctl accepts the file"
+ETCDCTL_API=3 etcdctl snapshot status "$B/snapshot.db" -w json > "$WORK/status.json" ||
+  fail "etcdctl snapshot status refused the file"
+cat "$WORK/status.json"; echo
+python3 - "$WORK/status.json" "$B/backup.json" "$B/snapshot.db" <<'PY' || fail "status/backup.json disagree"
+import hashlib, json, sys
+status, info = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+data = open(sys.argv[3], "rb").read()
+assert status["totalKey"] >= 1, status
+assert info["sha256"] == hashlib.sha256(data[:-32]).hexdigest(), "recorded sha256"
+assert hashlib.sha256(data[:-32]).digest() == data[-32:], "trailing hash"
+assert info["dbSize"] == len(data) - 32 == status["totalSize"], (info, status)
+assert info["revision"] >= 2 and info["etcdVersion"].startswith("3.4"), info
+PY
+
+echo "== the file's content: restored, a key written before is there, one written after is not"
+ETCDCTL_API=3 etcdctl snapshot restore "$B/snapshot.db" --name r0 --data-dir "$WORK/restored" \
+  --initial-cluster r0=http://127.0.0.1:22380 --initial-advertise-peer-urls http://127.0.0.1:22380 \
+  > "$WORK/restore.out" 2>&1 || fail "etcdctl snapshot restore: $(cat "$WORK/restore.out")"
+ip netns exec "$NS" etcd --name r0 --data-dir "$WORK/restored" --listen-client-urls http://127.0.0.1:22379 \
+  --advertise-client-urls http://127.0.0.1:22379 --listen-peer-urls http://127.0.0.1:22380 \
+  --initial-advertise-peer-urls http://127.0.0.1:22380 --initial-cluster r0=http://127.0.0.1:22380 \
+  --listen-metrics-urls http://127.0.0.1:22381 --logger zap --log-outputs stderr \
+  > "$WORK/restored.log" 2>&1 &
+RESTORED_PID=$!
+rctl() { ETCDCTL_API=3 in_ns etcdctl --endpoints http://127.0.0.1:22379 "$@"; }
+for _ in $(seq 100); do rctl endpoint health >/dev/null 2>&1 && break; sleep 0.2; done
+[[ $(rctl get /kkadm/before --print-value-only) == written-before ]] || fail "the key written before is missing"
+[[ -z $(rctl get /kkadm/after --print-value-only) ]] || fail "the key written after the save is there"
+stop_pid "$RESTORED_PID"; RESTORED_PID=""
+echo "restored: before=written-before, after absent"
+
+echo "== list"
+kk etcd snapshot list > "$WORK/list.out" || fail "list failed"
+cat "$WORK/list.out"
+REV=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["revision"])' "$B/backup.json")
+grep -Eq "^${NAMES[0]} +[0-9T:-]+Z +[0-9]+ +$REV +[0-9a-f]{16}\$" "$WORK/list.out" ||
+  fail "list does not show the backup with its revision"
+kk etcd snapshot list -o json > "$WORK/list.json" || fail "list -o json failed"
+python3 - "$WORK/list.json" "$B/backup.json" "${NAMES[0]}" <<'PY' || fail "list -o json is wrong"
+import json, sys
+entries, info = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert len(entries) == 1 and entries[0]["name"] == sys.argv[3], entries
+assert entries[0]["complete"] and entries[0]["sha256"] == info["sha256"], entries
+assert entries[0]["snapshotBytes"] == info["dbSize"] + 32, entries
+PY
+
+echo "== verify"
+kk etcd snapshot verify "/var/backups/kkadm/etcd/${NAMES[0]}" > "$WORK/verify.out" ||
+  fail "verify refused a good backup: $(cat "$WORK/verify.out")"
+grep -q ": OK (" "$WORK/verify.out" || fail "verify did not say OK"
+cp "$B/snapshot.db" "$ROOT/corrupt.db"
+python3 - "$ROOT/corrupt.db" <<'PY'
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(-1, 2); last = f.read(1); f.seek(-1, 2); f.write(bytes([last[0] ^ 1]))
+PY
+set +e
+kk etcd snapshot verify /corrupt.db > "$WORK/bad.out" 2>&1; rc=$?
+set -e
+cat "$WORK/bad.out"
+[[ $rc == 1 ]] || fail "verify of a corrupted hash exited $rc, not 1"
+[[ $(wc -l < "$WORK/bad.out") == 1 ]] && grep -q "^error: .*integrity check failed" "$WORK/bad.out" ||
+  fail "verify's error is not one line naming the integrity check"
+# A backup whose database was changed (and its trailing hash made to match) is refused by the
+# SHA-256 its backup.json recorded.
+cp -a "$B" "$WORK/changed" && mv "$WORK/changed" "$BACKUPS/changed"
+python3 - "$BACKUPS/changed/snapshot.db" <<'PY'
+import hashlib, sys
+data = bytearray(open(sys.argv[1], "rb").read()[:-32]); data[100] ^= 1
+open(sys.argv[1], "wb").write(bytes(data) + hashlib.sha256(bytes(data)).digest())
+PY
+if kk etcd snapshot verify /var/backups/kkadm/etcd/changed > "$WORK/changed.out" 2>&1; then
+  fail "verify accepted a backup whose snapshot was changed"
+fi
+grep -q "backup.json says" "$WORK/changed.out" || fail "verify's error: $(cat "$WORK/changed.out")"
+rm -rf "$BACKUPS/changed"
+
+echo "== retention"
+# An old backup (made by hand from the first, dated a year ago) and a killed save's leftovers.
+OLD=20251101T000000.000Z
+cp -a "$B" "$BACKUPS/$OLD"
+python3 - "$BACKUPS/$OLD/backup.json" <<'PY'
+import json, sys
+info = json.load(open(sys.argv[1])); info["created"] = "2025-11-01T00:00:00.000Z"
+json.dump(info, open(sys.argv[1], "w"))
+PY
+mkdir -p "$BACKUPS/20251102T000000.000Z" && echo half > "$BACKUPS/20251102T000000.000Z/snapshot.db"
+sleep 0.01
+kk etcd snapshot save --retention-count 0 --retention-age 720h > "$WORK/age.out" 2>&1 ||
+  fail "save: $(cat "$WORK/age.out")"
+[[ ! -e $BACKUPS/$OLD ]] || fail "--retention-age kept a backup a year old"
+[[ ! -e $BACKUPS/20251102T000000.000Z ]] || fail "a killed save's leftovers were kept"
+[[ -d $B ]] || fail "--retention-age removed a new backup"
+grep -q "Removed old backup $OLD (retention)" "$WORK/age.out" || fail "save did not say what it removed"
+for _ in 1 2 3; do
+  kk etcd snapshot save --retention-count 2 > "$WORK/count.out" 2>&1 || fail "save: $(cat "$WORK/count.out")"
+  cat "$WORK/count.out"
+done
+mapfile -t LEFT < <(backups)
+[[ ${#LEFT[@]} == 2 ]] || fail "--retention-count 2 left ${#LEFT[@]} backups: ${LEFT[*]}"
+[[ ! -e $B ]] || fail "the oldest backup survived the count"
+echo "left: ${LEFT[*]}"
+
+echo "== dry run, and etcd down"
+kk etcd snapshot save --dry-run > "$WORK/dry.out" 2>&1 || fail "dry run: $(cat "$WORK/dry.out")"
+grep -q "Would save a snapshot of etcd at https://127.0.0.1:2379" "$WORK/dry.out" || fail "dry run said: $(cat "$WORK/dry.out")"
+[[ $(backups | wc -l) == 2 ]] || fail "the dry run made a backup"
+stop_pid "$ETCD_PID"; ETCD_PID=""
+set +e
+kk etcd snapshot save > "$WORK/down.out" 2>&1; rc=$?
+set -e
+cat "$WORK/down.out"
+[[ $rc == 1 ]] || fail "save with etcd down exited $rc, not 1"
+[[ $(grep -c '^error: ' "$WORK/down.out") == 1 ]] || fail "no one-line error"
+[[ $(backups | wc -l) == 2 ]] || fail "a failed save left a directory: $(backups)"
+echo "PASS"
