@@ -8,10 +8,11 @@
 #     token secret, the certificate key or a private key;
 #   - the worker join command read from those events joins w1 (`-o json`: events valid, the human
 #     output on stderr);
-#   - cp2 joins as a control-plane node (-o json -v 10, the command from init's events): events
-#     valid, its own API server's and its etcd member's waits are WaitStarted/WaitFinished with
-#     their limits, no output line or event holds the token secret, the certificate key or a
-#     private key;
+#   - cp2 joins as a control-plane node (-o json -v 10, a JoinConfiguration made of init's events:
+#     token, CA hash, certificate key; timeouts.etcdAPICall 1m30s): events valid, its own API
+#     server's and its etcd member's waits are WaitStarted/WaitFinished with their limits (the etcd
+#     member's is etcdAPICall), no output line or event holds the token secret, the certificate
+#     key or a private key;
 #   - `kkadm reset -o json` on w1: events valid;
 #   - without --show-secrets (a dry-run init at -v 10) the events hold no secret, and with no new
 #     flag stdout is kubeadm's text, not JSON.
@@ -116,12 +117,30 @@ check "Node w1 registered" wait_for 30 node_exec_on cp1 kubectl --kubeconfig "$R
 assert_not_contains "join's events hold no token secret" "$(cat "$WORK/join.jsonl")" "$SECRET"
 
 # ---- 2b. a control-plane node joins at -v 10: its API server and etcd member waits are events -------------
-CP_JOIN=$(field_of "$WORK/init.jsonl" JoinCommand role=control-plane joinCommand)
-read -r -a cp_args <<<"${CP_JOIN#kkadm }"
+# Its configuration comes from init's events; its etcd member's wait is timeouts.etcdAPICall.
+CP_KUBEADM=$(field_of "$WORK/init.jsonl" JoinCommand role=control-plane kubeadmJoinCommand)
+cat > "$WORK/cpjoin.yaml" <<CFG
+apiVersion: kubeadm.k8s.io/v1beta4
+kind: JoinConfiguration
+nodeRegistration:
+  name: cp2
+  ignorePreflightErrors: [all]
+discovery:
+  bootstrapToken:
+    apiServerEndpoint: 10.123.0.41:6443
+    token: $(field_of "$WORK/init.jsonl" JoinCommand role=control-plane token)
+    caCertHashes: [$(grep -o 'sha256:[0-9a-f]*' <<<"$CP_KUBEADM")]
+controlPlane:
+  localAPIEndpoint:
+    advertiseAddress: 10.123.0.43
+  certificateKey: $(field_of "$WORK/init.jsonl" JoinCommand role=control-plane certificateKey)
+timeouts:
+  etcdAPICall: 1m30s
+CFG
 rc=0
-node_kkadm_on cp2 -v 10 "${cp_args[@]}" --apiserver-advertise-address 10.123.0.43 \
-  --ignore-preflight-errors all -o json >"$WORK/cpjoin.jsonl" 2>"$WORK/cpjoin.err" || rc=$?
-assert_eq "control-plane join with the events' command (stderr: $(tail -20 "$WORK/cpjoin.err"))" 0 "$rc"
+node_kkadm_on cp2 -v 10 join --config "$WORK/cpjoin.yaml" -o json >"$WORK/cpjoin.jsonl" \
+  2>"$WORK/cpjoin.err" || rc=$?
+assert_eq "control-plane join with the configuration from the events (stderr: $(tail -20 "$WORK/cpjoin.err"))" 0 "$rc"
 stop_on_failure
 validate_events "the control-plane join's stdout" "$WORK/cpjoin.jsonl"
 assert_eq "it waited for its own API server for at most controlPlaneComponentHealthCheck (4m)" 240.0 \
@@ -129,7 +148,10 @@ assert_eq "it waited for its own API server for at most controlPlaneComponentHea
 assert_eq "its API server became healthy" ready "$(field_of "$WORK/cpjoin.jsonl" WaitFinished what=api-server result)"
 assert_eq "it waited for its etcd member at its client URL" https://10.123.0.43:2379 \
   "$(field_of "$WORK/cpjoin.jsonl" WaitStarted what=etcd-member target)"
-assert_eq "for at most 40 s" 40.0 "$(field_of "$WORK/cpjoin.jsonl" WaitStarted what=etcd-member timeoutSeconds)"
+assert_eq "for at most timeouts.etcdAPICall (1m30s)" 90.0 \
+  "$(field_of "$WORK/cpjoin.jsonl" WaitStarted what=etcd-member timeoutSeconds)"
+assert_contains "  ... as its line says" "$(cat "$WORK/cpjoin.err")" \
+  "[etcd] Waiting for the new etcd member to join the cluster. This can take up to 1m30s"
 assert_eq "the etcd member became a voter" ready "$(field_of "$WORK/cpjoin.jsonl" WaitFinished what=etcd-member result)"
 CP_LOGS=$(grep -E '^[IWEDT][0-9]{4} ' "$WORK/cpjoin.err" || true)
 check "the control-plane join logged at -v 10" test -n "$CP_LOGS"

@@ -15,7 +15,6 @@ namespace kkadm::phases {
 namespace {
 
 constexpr const char* kEtcdAnnotation = "kubeadm.kubernetes.io/etcd.advertise-client-urls";
-constexpr std::chrono::seconds kMemberJoinTimeout{40};  // kubeadm: 8 checks, 5 s apart
 constexpr std::chrono::milliseconds kMemberJoinPoll{200};
 
 nlohmann::json Items(const Result<nlohmann::json>& list) {
@@ -112,13 +111,16 @@ Result<util::EtcdClient*> EtcdClientOf(util::Host& host, ClusterAccess& cluster,
   return slot.get();
 }
 
-// After the promotion: this member's own endpoint answers as a voting member.
+// After the promotion: this member's own endpoint answers as a voting member, within `timeout`.
+// kubeadm checks 8 times, 5 s apart, each check retrying the members' status for etcdAPICall (the
+// "40s" it prints is no bound); kkadm waits etcdAPICall in all, and says so.
 Status WaitForMember(util::Clock& clock, util::Printer& out, util::EtcdClient& etcd,
-                     const config::APIEndpoint& endpoint, const util::Events& events) {
+                     const config::APIEndpoint& endpoint, std::chrono::milliseconds timeout,
+                     const util::Events& events) {
   out.Line(
       "etcd",
       fmt::format("Waiting for the new etcd member to join the cluster. This can take up to {}",
-                  FormatGoDuration(kMemberJoinTimeout)));
+                  FormatGoDuration(timeout)));
   const std::string url = EtcdClientURL(endpoint);
   const WaitReport report{events, "etcd-member", url};
   auto waited = PollUntilHealthy(
@@ -128,7 +130,7 @@ Status WaitForMember(util::Clock& clock, util::Printer& out, util::EtcdClient& e
         if (!status) return status.error();
         return status->is_learner ? Unavailable(url + " is still a learner") : Status::Ok();
       },
-      kMemberJoinTimeout, kMemberJoinPoll, &report);
+      timeout, kMemberJoinPoll, &report);
   return waited.status().Wrap("the new etcd member did not join the cluster");
 }
 
@@ -230,7 +232,8 @@ Status RealEtcdJoiner::PromoteAndWait(const config::InitConfiguration& cfg,
     KKADM_RETURN_IF_ERROR(
         PromoteLearner(*client_, added.id).Wrap("error promoting the etcd learner " + peer_url));
   }
-  return WaitForMember(host_.clock, out_, *client_, cfg.local_api_endpoint, events_);
+  return WaitForMember(host_.clock, out_, *client_, cfg.local_api_endpoint,
+                       cfg.timeouts.etcd_api_call, events_);
 }
 
 Status DryRunEtcdJoiner::CheckHealth(const config::InitConfiguration&) {

@@ -62,9 +62,9 @@ class EtcdJoiner {
   // <peer_url>" and answers with a cluster of this member alone, as kubeadm's dry run writes it.
   virtual Result<LearnerAdded> AddMember(const config::InitConfiguration& cfg,
                                          const std::string& name, const std::string& peer_url) = 0;
-  // Promotes the member when it is a learner, then waits (at most 40 s) until its own endpoint
-  // answers as a voting member. A dry run says "[etcd] Would wait for the new etcd member to join
-  // the cluster".
+  // Promotes the member when it is a learner, then waits (at most cfg.timeouts.etcdAPICall) until
+  // its own endpoint answers as a voting member. A dry run says "[etcd] Would wait for the new etcd
+  // member to join the cluster".
   virtual Status PromoteAndWait(const config::InitConfiguration& cfg, const LearnerAdded& added,
                                 const std::string& peer_url) = 0;
 };

@@ -76,7 +76,13 @@ TEST_F(PullTest, PullsWhatIsMissingAndLeavesWhatIsPresent) {
               ElementsAre("ImageStatus r/kube-apiserver:v1.32.0",
                           "PullImage r/kube-apiserver:v1.32.0", "ImageStatus r/etcd:3.5.16-0"));
   EXPECT_EQ(clock_.slept().count(), 0);
-  EXPECT_THAT(sink_.events, IsEmpty());
+  ASSERT_EQ(sink_.events.size(), 2u);  // one ImagePull event per image, no Retry
+  EXPECT_EQ(sink_.events[0], nlohmann::json({{"kind", "ImagePull"},
+                                             {"image", "r/kube-apiserver:v1.32.0"},
+                                             {"result", "pulled"}}));
+  EXPECT_EQ(
+      sink_.events[1],
+      nlohmann::json({{"kind", "ImagePull"}, {"image", "r/etcd:3.5.16-0"}, {"result", "present"}}));
 }
 
 TEST_F(PullTest, RetriesTransientFailuresWithGrowingPausesAndReportsEachRetry) {
@@ -90,7 +96,8 @@ TEST_F(PullTest, RetriesTransientFailuresWithGrowingPausesAndReportsEachRetry) {
                                     "retrying in 1s: rpc error: code = Unknown"));
   EXPECT_THAT(log.text(), HasSubstr("(attempt 2 of 5), retrying in 2s: rpc error: code = "
                                     "Unavailable desc = gone"));
-  ASSERT_EQ(sink_.events.size(), 2u);
+  ASSERT_EQ(sink_.events.size(), 3u);  // two retries, then the image pulled
+  EXPECT_EQ(sink_.events[2]["kind"], "ImagePull");
   EXPECT_EQ(sink_.events[0]["kind"], "Retry");
   EXPECT_EQ(sink_.events[0]["what"], "image-pull");
   EXPECT_EQ(sink_.events[0]["attempt"], 1);

@@ -200,7 +200,7 @@ TEST_F(EtcdJoinTest, ControlPlaneJoinWritesTheManifestForTheExistingCluster) {
   EXPECT_THAT(
       out_.str(),
       HasSubstr(
-          "[etcd] Waiting for the new etcd member to join the cluster. This can take up to 40s"));
+          "[etcd] Waiting for the new etcd member to join the cluster. This can take up to 2m0s"));
   // A second run (after a crash) changes nothing in etcd and writes the same manifest.
   gateway_.calls.clear();
   ASSERT_TRUE(RunJoinEtcd(data_).ok());
