@@ -13,34 +13,36 @@ namespace {
 using kkadm::testing::BuiltInVersions;
 using kkadm::testing::FakeMachine;
 
-constexpr const char* kCrio = "unix:///var/run/crio/crio.sock";
+constexpr const char* kDetectedCrioSocket = "unix:///var/run/crio/crio.sock";
 
-CriSocketDetector Finds(std::string socket, int* calls) {
+CriSocketDetector DetectorFinding(std::string socket, int* calls) {
   return [socket, calls]() -> Result<std::string> {
     ++*calls;
     return socket;
   };
 }
 
-ConfigSource File(const std::string& text) { return ConfigSource{"kkadm.yaml", text}; }
+ConfigSource CriSocketFile(const std::string& text) { return ConfigSource{"kkadm.yaml", text}; }
 
 TEST(CriSocketDefaultTest, UnsetIsDetectedForInitJoinAndReset) {
   FakeMachine machine;
   int calls = 0;
-  auto init =
-      MakeInitConfiguration(std::nullopt, {}, machine, BuiltInVersions(), Finds(kCrio, &calls));
+  auto init = MakeInitConfiguration(std::nullopt, {}, machine, BuiltInVersions(),
+                                    DetectorFinding(kDetectedCrioSocket, &calls));
   ASSERT_TRUE(init) << init.error().message();
-  EXPECT_EQ(init->cfg.node_registration.cri_socket, kCrio);
+  EXPECT_EQ(init->cfg.node_registration.cri_socket, kDetectedCrioSocket);
   JoinFlags join_flags;
   join_flags.endpoint = "10.0.0.1:6443";
   join_flags.token = "abcdef.0123456789abcdef";
   join_flags.discovery_token_unsafe_skip_ca_verification = true;
-  auto join = MakeJoinConfiguration(std::nullopt, join_flags, machine, Finds(kCrio, &calls));
+  auto join = MakeJoinConfiguration(std::nullopt, join_flags, machine,
+                                    DetectorFinding(kDetectedCrioSocket, &calls));
   ASSERT_TRUE(join) << join.error().message();
-  EXPECT_EQ(join->cfg.node_registration.cri_socket, kCrio);
-  auto reset = MakeResetConfiguration(std::nullopt, {}, Finds(kCrio, &calls));
+  EXPECT_EQ(join->cfg.node_registration.cri_socket, kDetectedCrioSocket);
+  auto reset =
+      MakeResetConfiguration(std::nullopt, {}, DetectorFinding(kDetectedCrioSocket, &calls));
   ASSERT_TRUE(reset) << reset.error().message();
-  EXPECT_EQ(reset->cfg.cri_socket, kCrio);
+  EXPECT_EQ(reset->cfg.cri_socket, kDetectedCrioSocket);
   EXPECT_EQ(calls, 3);
 }
 
@@ -49,15 +51,16 @@ TEST(CriSocketDefaultTest, ASetSocketIsKeptAndNotDetected) {
   int calls = 0;
   InitFlags flags;
   flags.cri_socket = "/run/k.sock";
-  auto by_flag =
-      MakeInitConfiguration(std::nullopt, flags, machine, BuiltInVersions(), Finds(kCrio, &calls));
+  auto by_flag = MakeInitConfiguration(std::nullopt, flags, machine, BuiltInVersions(),
+                                       DetectorFinding(kDetectedCrioSocket, &calls));
   ASSERT_TRUE(by_flag);
   EXPECT_EQ(by_flag->cfg.node_registration.cri_socket, "unix:///run/k.sock");
-  auto by_file = MakeInitConfiguration(File("apiVersion: kubeadm.k8s.io/v1beta4\n"
-                                            "kind: InitConfiguration\n"
-                                            "nodeRegistration:\n"
-                                            "  criSocket: unix:///run/k.sock\n"),
-                                       {}, machine, BuiltInVersions(), Finds(kCrio, &calls));
+  auto by_file = MakeInitConfiguration(CriSocketFile("apiVersion: kubeadm.k8s.io/v1beta4\n"
+                                                     "kind: InitConfiguration\n"
+                                                     "nodeRegistration:\n"
+                                                     "  criSocket: unix:///run/k.sock\n"),
+                                       {}, machine, BuiltInVersions(),
+                                       DetectorFinding(kDetectedCrioSocket, &calls));
   ASSERT_TRUE(by_file) << by_file.error().message();
   EXPECT_EQ(by_file->cfg.node_registration.cri_socket, "unix:///run/k.sock");
   EXPECT_EQ(calls, 0);
