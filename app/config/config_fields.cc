@@ -1,44 +1,38 @@
-// The fields of a configuration, read back from its printed documents.
+// The fields of a configuration, from its documents as kkadm prints them.
 #include "app/config/config_fields.h"
 
 #include "app/config/encode.h"
-#include "app/util/yaml/yaml.h"
 
 namespace kkadm::config {
 namespace {
 
-// `yaml` (one document kkadm printed) flattened, without apiVersion and kind.
-void AddDocument(const std::string& yaml, const std::string& prefix,
+// `doc` (one document as kkadm prints it) flattened, without apiVersion and kind.
+void AddDocument(nlohmann::json doc, const std::string& prefix,
                  std::vector<util::JsonField>& fields) {
-  Result<nlohmann::json> doc = util::yaml::Read(yaml);
-  if (!doc || !doc->is_object()) return;  // kkadm's own output always reads back
-  doc->erase("apiVersion");
-  doc->erase("kind");
-  for (auto& field : util::FlattenJson(*doc, prefix)) fields.push_back(std::move(field));
+  if (!doc.is_object()) return;
+  doc.erase("apiVersion");
+  doc.erase("kind");
+  for (auto& field : util::FlattenJson(doc, prefix)) fields.push_back(std::move(field));
 }
 
 void AddComponentConfigs(const ComponentConfigs& configs, std::vector<util::JsonField>& fields) {
-  if (!configs.kubelet.is_null()) {
-    AddDocument(EncodeComponentConfig(configs.kubelet), "KubeletConfiguration", fields);
-  }
-  if (!configs.kube_proxy.is_null()) {
-    AddDocument(EncodeComponentConfig(configs.kube_proxy), "KubeProxyConfiguration", fields);
-  }
+  AddDocument(configs.kubelet, "KubeletConfiguration", fields);
+  AddDocument(configs.kube_proxy, "KubeProxyConfiguration", fields);
 }
 
 }  // namespace
 
 std::vector<util::JsonField> InitConfigFields(const InitConfiguration& cfg) {
   std::vector<util::JsonField> fields;
-  AddDocument(EncodeInitConfiguration(cfg), "", fields);
-  AddDocument(EncodeClusterConfiguration(cfg.cluster), "", fields);
+  AddDocument(InitConfigurationJson(cfg), "", fields);
+  AddDocument(ClusterConfigurationJson(cfg.cluster), "", fields);
   AddComponentConfigs(cfg.component_configs, fields);
   return fields;
 }
 
 std::vector<util::JsonField> JoinConfigFields(const JoinConfiguration& cfg) {
   std::vector<util::JsonField> fields;
-  AddDocument(EncodeJoinConfiguration(cfg), "", fields);
+  AddDocument(JoinConfigurationJson(cfg), "", fields);
   AddComponentConfigs(cfg.component_configs, fields);
   return fields;
 }

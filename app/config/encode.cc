@@ -142,7 +142,7 @@ void PutCommon(json& out, const std::vector<std::string>& skip_phases, const std
 
 }  // namespace
 
-std::string EncodeInitConfiguration(const InitConfiguration& cfg) {
+json InitConfigurationJson(const InitConfiguration& cfg) {
   json out = {{"apiVersion", kApiVersion}, {"kind", "InitConfiguration"}};
   for (const BootstrapToken& t : cfg.bootstrap_tokens)
     out["bootstrapTokens"].push_back(TokenJson(t));
@@ -150,10 +150,14 @@ std::string EncodeInitConfiguration(const InitConfiguration& cfg) {
   out["localAPIEndpoint"] = EndpointJson(cfg.local_api_endpoint);
   PutIf(out, "certificateKey", cfg.certificate_key);
   PutCommon(out, cfg.skip_phases, cfg.patches_directory, cfg.dry_run, cfg.timeouts);
-  return Text(out);
+  return out;
 }
 
-std::string EncodeClusterConfiguration(const ClusterConfiguration& cfg) {
+std::string EncodeInitConfiguration(const InitConfiguration& cfg) {
+  return Text(InitConfigurationJson(cfg));
+}
+
+json ClusterConfigurationJson(const ClusterConfiguration& cfg) {
   json out = {{"apiVersion", kApiVersion}, {"kind", "ClusterConfiguration"}};
   out["etcd"] = EtcdJson(cfg.etcd);
   out["networking"] = {{"serviceSubnet", cfg.networking.service_subnet},
@@ -178,10 +182,14 @@ std::string EncodeClusterConfiguration(const ClusterConfiguration& cfg) {
   out["encryptionAlgorithm"] = AlgorithmName(cfg.encryption_algorithm);
   out["certificateValidityPeriod"] = Dur(cfg.certificate_validity_period);
   out["caCertificateValidityPeriod"] = Dur(cfg.ca_certificate_validity_period);
-  return Text(out);
+  return out;
 }
 
-std::string EncodeJoinConfiguration(const JoinConfiguration& cfg) {
+std::string EncodeClusterConfiguration(const ClusterConfiguration& cfg) {
+  return Text(ClusterConfigurationJson(cfg));
+}
+
+json JoinConfigurationJson(const JoinConfiguration& cfg) {
   json out = {
       {"apiVersion", kApiVersion}, {"kind", "JoinConfiguration"}, {"caCertPath", cfg.ca_cert_path}};
   out["nodeRegistration"] = NodeRegistrationJson(cfg.node_registration);
@@ -202,7 +210,11 @@ std::string EncodeJoinConfiguration(const JoinConfiguration& cfg) {
     PutIf(out["controlPlane"], "certificateKey", cfg.control_plane->certificate_key);
   }
   PutCommon(out, cfg.skip_phases, cfg.patches_directory, cfg.dry_run, cfg.timeouts);
-  return Text(out);
+  return out;
+}
+
+std::string EncodeJoinConfiguration(const JoinConfiguration& cfg) {
+  return Text(JoinConfigurationJson(cfg));
 }
 
 std::string EncodeResetConfiguration(const ResetConfiguration& cfg) {

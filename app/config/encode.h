@@ -2,6 +2,7 @@
 // empty optional fields omitted as kubeadm's `config print` output does.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "app/config/types.h"
@@ -17,6 +18,11 @@ std::string EncodeResetConfiguration(const ResetConfiguration& cfg);
 // kubeadm's defaulted UpgradeConfiguration (kkadm has no upgrade command and no internal type for
 // it; `config print upgrade-defaults` shows kubeadm's document).
 std::string EncodeUpgradeDefaults();
+// The same documents before they are printed: config_fields.h flattens these (printing and
+// reading back would cost a run's journal more than its records).
+nlohmann::json InitConfigurationJson(const InitConfiguration& cfg);
+nlohmann::json ClusterConfigurationJson(const ClusterConfiguration& cfg);
+nlohmann::json JoinConfigurationJson(const JoinConfiguration& cfg);
 // A pass-through component configuration document; "" when it is null.
 std::string EncodeComponentConfig(const nlohmann::json& doc);
 

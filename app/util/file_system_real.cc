@@ -265,7 +265,14 @@ Result<std::string> RealFileSystem::ReadFile(const std::string& path) const {
   return content;
 }
 
+void RealFileSystem::StopAppending(const std::string& path) {
+  std::erase_if(appending_, [&](const auto& open) {
+    return open.first == path || open.first.starts_with(path + "/");
+  });
+}
+
 Status RealFileSystem::WriteFile(const std::string& path, std::string_view data, unsigned mode) {
+  StopAppending(path);
   const std::string host_path = ToHost(path);
   spdlog::debug("writing {} ({} bytes, mode {:04o})", host_path, data.size(), mode);
   // An earlier write of it is finished first; if that failed, this one replaces it.
@@ -296,15 +303,22 @@ Status RealFileSystem::WriteFile(const std::string& path, std::string_view data,
 Status RealFileSystem::AppendFile(const std::string& path, std::string_view data, unsigned mode) {
   const std::string host_path = ToHost(path);
   KKADM_RETURN_IF_ERROR(Settle(host_path));
-  // One openat2 for an existing file (a journal takes a record per phase and per file made).
-  // O_NOFOLLOW: a link planted at the file's place is refused (ELOOP), never appended through.
-  UniqueFd fd = root_.Open(path, O_WRONLY | O_APPEND | O_NOFOLLOW);
-  // A new file is written whole and renamed into place: a kill or a full disk leaves it absent
-  // or holding its first data, never empty (an empty journal would be a node where kkadm
-  // recorded nothing, and reset would leave kkadm's work behind).
-  if (!fd.ok() && errno == ENOENT) return WriteFile(path, data, mode);
-  if (!fd.ok()) return ErrnoStatus("opening", host_path, errno);
-  Status status = WriteAll(fd.get(), data);
+  auto open = appending_.find(path);
+  if (open == appending_.end()) {
+    // O_NOFOLLOW: a link planted at the file's place is refused (ELOOP), never appended through.
+    UniqueFd fd = root_.Open(path, O_WRONLY | O_APPEND | O_NOFOLLOW);
+    // A new file is written whole and renamed into place: a kill or a full disk leaves it absent
+    // or holding its first data, never empty (an empty journal would be a node where kkadm
+    // recorded nothing, and reset would leave kkadm's work behind). It is in place on return,
+    // even when writes finish behind: what is appended announces what the caller does next.
+    if (!fd.ok() && errno == ENOENT) {
+      KKADM_RETURN_IF_ERROR(WriteFile(path, data, mode));
+      return Settle(host_path);
+    }
+    if (!fd.ok()) return ErrnoStatus("opening", host_path, errno);
+    open = appending_.emplace(path, std::move(fd)).first;
+  }
+  Status status = WriteAll(open->second.get(), data);
   if (!status.ok()) return status.Wrap(fmt::format("appending to {}", host_path));
   AddOnce(unsynced_files_, path);
   return Status();
@@ -358,6 +372,7 @@ Result<std::vector<std::string>> RealFileSystem::ListDir(const std::string& path
 }
 
 Status RealFileSystem::Remove(const std::string& path) {
+  StopAppending(path);
   const std::string host_path = ToHost(path);
   spdlog::debug("removing {}", host_path);
   // Waits only: a failed write of what is to go is still Sync's to report.

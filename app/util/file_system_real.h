@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,7 +59,14 @@ class RealFileSystem final : public FileSystem {
   // Waits for the writes behind to `host_path` and below it; the failure of `host_path`'s own.
   Status Settle(const std::string& host_path) const;
 
+  // Closes the descriptors AppendFile keeps for `path` and the files below it.
+  void StopAppending(const std::string& path);
+
   NodeRoot root_;
+  // Files appended to, kept open: a journal takes a record per file a phase makes, and opening it
+  // each time (openat2 resolving every component) cost more than the write. WriteFile and Remove
+  // of the file or of a directory above it close its descriptor.
+  std::map<std::string, UniqueFd> appending_;
   std::vector<std::string> unsynced_dirs_;   // node paths, in the order first written to
   std::vector<std::string> unsynced_files_;  // node paths appended to
   std::unique_ptr<WriteBehind> behind_;      // null for Writes::kInPlace

@@ -219,5 +219,27 @@ TEST(RealFileSystemWritesBehindTest, DestructorFinishesWrites) {
   EXPECT_EQ(files, 20);
 }
 
+// AppendFile keeps the file open between appends (a journal's records); a file replaced or
+// removed through the same file system is appended to anew, never its old inode.
+TEST_P(RealFileSystemTest, AppendsReachTheFileAsItIsAfterWritesAndRemovals) {
+  testing::TempDir root;
+  RealFileSystem fs(root.path(), GetParam());
+  ASSERT_TRUE(fs.AppendFile("/var/lib/kkadm/journal", "a\n", 0600).ok());
+  // In place at once, even when writes finish behind: a record announces what comes next.
+  std::ifstream made(root.path() + "/var/lib/kkadm/journal");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(made), {}), "a\n");
+  ASSERT_TRUE(fs.AppendFile("/var/lib/kkadm/journal", "b\n", 0600).ok());
+  EXPECT_EQ(*fs.ReadFile("/var/lib/kkadm/journal"), "a\nb\n");
+  ASSERT_TRUE(fs.WriteFile("/var/lib/kkadm/journal", "new\n", 0600).ok());
+  ASSERT_TRUE(fs.AppendFile("/var/lib/kkadm/journal", "c\n", 0600).ok());
+  EXPECT_EQ(*fs.ReadFile("/var/lib/kkadm/journal"), "new\nc\n");
+  ASSERT_TRUE(fs.Remove("/var/lib/kkadm/journal").ok());
+  ASSERT_TRUE(fs.AppendFile("/var/lib/kkadm/journal", "d\n", 0600).ok());
+  EXPECT_EQ(*fs.ReadFile("/var/lib/kkadm/journal"), "d\n");
+  struct stat st {};
+  ASSERT_EQ(::stat((root.path() + "/var/lib/kkadm/journal").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+}
+
 }  // namespace
 }  // namespace kkadm::util

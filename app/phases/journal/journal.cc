@@ -177,20 +177,25 @@ void Journal::ApplyPhaseState(PhaseRecord& phase, const nlohmann::json& record) 
   }
 }
 
-Status Journal::Append(nlohmann::json record) {
-  if (live_) {
-    KKADM_RETURN_IF_ERROR(log_.Append(record));
-  } else {
-    kept_back_.push_back(record);
-  }
+void Journal::KeepBack(nlohmann::json record) {
   Apply(record);
+  kept_back_.push_back(std::move(record));
+}
+
+Status Journal::Append(nlohmann::json record) {
+  KeepBack(std::move(record));
+  return live_ ? WriteKeptBack() : Status();
+}
+
+Status Journal::WriteKeptBack() {
+  KKADM_RETURN_IF_ERROR(log_.Append(kept_back_));
+  kept_back_.clear();
   return Status();
 }
 
+// What was kept back is written with the record that makes the journal live.
 Status Journal::GoLive() {
   if (live_) return Status();
-  KKADM_RETURN_IF_ERROR(log_.Append(kept_back_));
-  kept_back_.clear();
   live_ = true;
   if (on_live_) on_live_();
   return Status();
@@ -199,11 +204,12 @@ Status Journal::GoLive() {
 Status Journal::BeginRun(const std::string& command, const std::string& version,
                          const std::string& boot_id) {
   command_ = command;
-  return Append({{"record", "run"},
-                 {"command", command},
-                 {"version", version},
-                 {"bootId", boot_id},
-                 {"time", Now()}});
+  KeepBack({{"record", "run"},
+            {"command", command},
+            {"version", version},
+            {"bootId", boot_id},
+            {"time", Now()}});
+  return Status();
 }
 
 Status Journal::PhaseStarted(const std::string& path, const std::string& fingerprint,
@@ -214,23 +220,27 @@ Status Journal::PhaseStarted(const std::string& path, const std::string& fingerp
   }
   current_ = path;
   current_files_.clear();
-  return Append({{"record", "phase"},
-                 {"command", command_},
-                 {"phase", path},
-                 {"state", "started"},
-                 {"time", Now()},
-                 {"fingerprint", fingerprint},
-                 {"inputs", std::move(stored)}});
+  KeepBack({{"record", "phase"},
+            {"command", command_},
+            {"phase", path},
+            {"state", "started"},
+            {"time", Now()},
+            {"fingerprint", fingerprint},
+            {"inputs", std::move(stored)}});
+  return Status();
 }
 
-Status Journal::WillWrite(const std::string& path, Change change) {
-  if (current_.empty()) return Status();
+Status Journal::WillMake(const std::vector<Making>& changes) {
+  if (current_.empty() || changes.empty()) return Status();
   KKADM_RETURN_IF_ERROR(GoLive());
-  return Append({{"record", change == Change::kReplacedFile ? "replacing" : "created"},
-                 {"command", command_},
-                 {"phase", current_},
-                 {"type", change == Change::kNewDirectory ? "dir" : "file"},
-                 {"path", path}});
+  for (const Making& made : changes) {
+    KeepBack({{"record", made.change == Change::kReplacedFile ? "replacing" : "created"},
+              {"command", command_},
+              {"phase", current_},
+              {"type", made.change == Change::kNewDirectory ? "dir" : "file"},
+              {"path", made.path}});
+  }
+  return WriteKeptBack();
 }
 
 void Journal::Wrote(const std::string& path, std::string_view data, unsigned mode) {
@@ -290,25 +300,23 @@ void Journal::PhaseEnded(PhaseState state, const std::string& error) {
 }
 
 Status Journal::PhaseSkipped(const std::string& path) {
-  return Append({{"record", "phase"},
-                 {"command", command_},
-                 {"phase", path},
-                 {"state", "skipped"},
-                 {"time", Now()}});
+  KeepBack({{"record", "phase"},
+            {"command", command_},
+            {"phase", path},
+            {"state", "skipped"},
+            {"time", Now()}});
+  return Status();
 }
 
 Status Journal::Flush() {
   KKADM_RETURN_IF_ERROR(fs_.Sync());
-  if (ended_.empty()) return Status();
-  std::vector<nlohmann::json> ended;
-  ended.swap(ended_);
-  for (const auto& record : ended) Apply(record);
-  if (!live_) {  // nothing was made: nothing to record on the node
-    kept_back_.insert(kept_back_.end(), ended.begin(), ended.end());
-    return Status();
-  }
-  KKADM_RETURN_IF_ERROR(log_.Append(ended));
-  return fs_.Sync();
+  // Nothing was made (a journal not live), or nothing ended: no record needs to be durable.
+  const bool ended = !ended_.empty();
+  for (auto& record : ended_) KeepBack(std::move(record));
+  ended_.clear();
+  if (!live_ || kept_back_.empty()) return Status();
+  KKADM_RETURN_IF_ERROR(WriteKeptBack());
+  return ended ? fs_.Sync() : Status();
 }
 
 }  // namespace kkadm::phases::journal

@@ -106,13 +106,22 @@ class Journal {
   Status BeginRun(const std::string& command, const std::string& version,
                   const std::string& boot_id);
 
-  // The phase now running: what is made until PhaseEnded is its. Appended at once.
+  // The phase now running: what is made until PhaseEnded is its. Kept back and appended with the
+  // phase's first record that must be on the node at once (WillWrite, UnitChanged, ...), or at
+  // Flush: one write less per phase, and a phase killed before it changed anything had nothing
+  // to undo.
   Status PhaseStarted(const std::string& path, const std::string& fingerprint,
                       const std::vector<workflow::PhaseInput>& inputs);
   // Before a file or directory is made or a file replaced: appended at once, so that a crash
-  // right after still leaves the record of what an unfinished attempt touched.
+  // right after still leaves the record of what an unfinished attempt touched. WillMake appends
+  // several (a file and the directories made for it) with one write.
   enum class Change { kNewFile, kNewDirectory, kReplacedFile };
-  Status WillWrite(const std::string& path, Change change);
+  struct Making {
+    std::string path;
+    Change change;
+  };
+  Status WillWrite(const std::string& path, Change change) { return WillMake({{path, change}}); }
+  Status WillMake(const std::vector<Making>& changes);
   // After a write: the file's content as the phase left it (its hash is kept).
   void Wrote(const std::string& path, std::string_view data, unsigned mode);
   void Removed(const std::string& path);
@@ -144,8 +153,12 @@ class Journal {
   std::string Now() const;
 
  private:
-  Status Append(nlohmann::json record);  // appends (or keeps back), then folds into state_
-  Status GoLive();                       // writes what was kept back
+  // Folds `record` into state_ and keeps it back; Append then writes what was kept back (once
+  // the journal is live), with one write.
+  void KeepBack(nlohmann::json record);
+  Status Append(nlohmann::json record);
+  Status WriteKeptBack();
+  Status GoLive();
   void Apply(const nlohmann::json& record);
   void ApplyMade(PhaseRecord& phase, const std::string& kind, const nlohmann::json& record);
   void ApplyPhaseState(PhaseRecord& phase, const nlohmann::json& record);
@@ -159,7 +172,7 @@ class Journal {
   std::string current_;  // the running phase's path; empty between phases
   std::vector<FileOutput> current_files_;
   std::vector<nlohmann::json> ended_;      // awaiting Flush
-  std::vector<nlohmann::json> kept_back_;  // until the journal is live
+  std::vector<nlohmann::json> kept_back_;  // until the next Append, or the journal is live
   bool live_ = false;
   std::function<void()> on_live_;
 };

@@ -13,13 +13,19 @@ Status JournalingFileSystem::RecordCreation(const std::string& path, bool direct
     }
     missing.push_back(dir);
   }
+  // The directories to make, outermost first, and the file: recorded with one write.
+  std::vector<Journal::Making> making;
   for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-    KKADM_RETURN_IF_ERROR(journal_.WillWrite(*it, Journal::Change::kNewDirectory));
-    existing_dirs_.insert(*it);
+    making.push_back({*it, Journal::Change::kNewDirectory});
   }
-  if (directory) return Status();
-  return journal_.WillWrite(
-      path, node_.Exists(path) ? Journal::Change::kReplacedFile : Journal::Change::kNewFile);
+  if (!directory) {
+    // In a directory about to be made, the file cannot be there yet.
+    const bool exists = missing.empty() && node_.Exists(path);
+    making.push_back({path, exists ? Journal::Change::kReplacedFile : Journal::Change::kNewFile});
+  }
+  KKADM_RETURN_IF_ERROR(journal_.WillMake(making));
+  existing_dirs_.insert(missing.begin(), missing.end());
+  return Status();
 }
 
 Status JournalingFileSystem::WriteFile(const std::string& path, std::string_view data,

@@ -266,5 +266,30 @@ TEST_F(JournalObserverTest, ATornLastRecordIsIgnored) {
   EXPECT_TRUE(RunNode().ran.empty());
 }
 
+// A phase's start is kept back until it first changes the node, then written with that change:
+// killed before, the phase left nothing to undo and no record; killed after, both are there, the
+// start first.
+TEST_F(JournalObserverTest, APhaseStartIsRecordedWithTheFirstChangeItMakes) {
+  ASSERT_TRUE(RunNode().status.ok());
+  const std::string finished = Read(kJournalPath);
+  KilledDuringB([](Journal&, util::FileSystem&) {});
+  EXPECT_EQ(Read(kJournalPath), finished);
+  KilledDuringB([](Journal& journal, util::FileSystem&) {
+    ASSERT_TRUE(journal
+                    .WillMake({{"/etc/sub2", Journal::Change::kNewDirectory},
+                               {"/etc/sub2/c", Journal::Change::kNewFile}})
+                    .ok());
+  });
+  const std::string killed = Read(kJournalPath).substr(finished.size());
+  const std::size_t run = killed.find("\"record\":\"run\"");
+  const std::size_t started = killed.find("\"phase\":\"files/b\",\"record\":\"phase\"");
+  const std::size_t dir = killed.find("\"path\":\"/etc/sub2\"");
+  const std::size_t file = killed.find("\"path\":\"/etc/sub2/c\"");
+  ASSERT_NE(file, std::string::npos) << killed;
+  EXPECT_LT(run, started);
+  EXPECT_LT(started, dir);
+  EXPECT_LT(dir, file);
+}
+
 }  // namespace
 }  // namespace kkadm::phases::journal
