@@ -2,14 +2,18 @@
 #include "cmd/etcd_snapshot.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
+#include "app/phases/etcd_snapshot/snapshot_restore.h"
 #include "app/phases/etcd_snapshot/snapshot_save.h"
 #include "app/util/duration.h"
 #include "app/util/machine_real.h"
+#include "app/util/process_real.h"
 #include "app/util/rfc3339.h"
 #include "app/util/tab_writer.h"
 #include "cmd/context.h"
@@ -30,7 +34,10 @@ struct SnapshotOptions {
   std::string timeout = "10m0s";
   bool dry_run = false;
   std::string output = "text";
-  std::string path;  // verify's positional
+  std::string path;  // verify's and restore's positional
+  std::string data_dir;
+  std::string etcd_tool;
+  bool skip_revision_bump = false;
 };
 
 // Runs `run` over the host of --rootfs (a dry-run overlay with --dry-run).
@@ -142,28 +149,60 @@ Status List(const SnapshotOptions& options, CommandContext& context) {
 // A backup directory's snapshot must match its file and its backup.json; a file, itself.
 Status Verify(const SnapshotOptions& options, CommandContext& context) {
   return WithSnapshotHost(context, false, [&](util::Host& host) -> Status {
-    Result<util::FileInfo> stat = host.fs.Stat(options.path);
-    if (!stat) return stat.error();
-    const bool is_dir = stat->type == util::FileType::kDirectory;
-    const std::string file = is_dir ? options.path + "/" + snap::kSnapshotFile : options.path;
-    Result<snap::SnapshotDigest> digest = snap::VerifySnapshotFile(host.fs, file);
-    if (!digest) return digest.error();
-    if (is_dir) {
-      Result<std::string> json = host.fs.ReadFile(options.path + "/" + snap::kBackupInfoFile);
-      if (!json)
-        return FailedPrecondition(options.path + " is an incomplete backup (no backup.json)");
-      Result<snap::BackupInfo> info = snap::ParseBackupInfo(*json);
-      if (!info) return info.error().Wrap(options.path);
-      if (info->sha256 != digest->sha256) {
-        return FailedPrecondition(
-            fmt::format("{}: the snapshot's SHA-256 is {}, backup.json says {}", options.path,
-                        digest->sha256, info->sha256));
-      }
-    }
-    context.out << fmt::format("{}: OK ({} bytes, sha256 {})\n", host.fs.HostPath(file),
-                               digest->db_size, digest->sha256);
+    Result<snap::VerifiedSnapshot> verified = snap::VerifySnapshotOrBackup(host.fs, options.path);
+    if (!verified) return verified.error();
+    context.out << fmt::format("{}: OK ({} bytes, sha256 {})\n", host.fs.HostPath(verified->file),
+                               verified->digest.db_size, verified->digest.sha256);
     return Status();
   });
+}
+
+// The restore tool: --etcd-tool, else the first etcdutl, then etcdctl, on $PATH.
+Result<std::string> RestoreTool(const std::string& flag) {
+  if (!flag.empty()) return flag;
+  const std::optional<std::string> path = util::RealMachine().Getenv("PATH");
+  for (const char* tool : {"etcdutl", "etcdctl"}) {
+    std::istringstream dirs(path.value_or("/usr/local/bin:/usr/bin:/bin"));
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+      const std::string candidate = (dir.empty() ? "." : dir) + "/" + tool;
+      if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+  }
+  return FailedPrecondition(
+      "neither etcdutl nor etcdctl is on $PATH: copy the one of the cluster's etcd version out "
+      "of its image and name it with --etcd-tool");
+}
+
+Status Restore(const SnapshotOptions& options, CommandContext& context) {
+  Result<std::string> tool = RestoreTool(options.etcd_tool);
+  if (!tool) return tool.error();
+  snap::RestoreOptions restore{.snapshot = options.path,
+                               .data_dir = options.data_dir,
+                               .tool = *tool,
+                               .bump_revision = !options.skip_revision_bump,
+                               .dry_run = options.dry_run};
+  return WithSnapshotHost(context, options.dry_run, [&](util::Host& host) {
+    util::Printer printer(context.out);
+    util::RealProcessRunner runner;
+    return snap::RestoreSnapshot(host, runner, printer, restore).status();
+  });
+}
+
+void AddRestoreCommand(CLI::App& snapshot, CommandContext& context,
+                       std::shared_ptr<SnapshotOptions> options) {
+  auto* restore = snapshot.add_subcommand(
+      "restore", "Make this node's etcd a single-member cluster from a snapshot or backup");
+  restore->add_option("path", options->path, "A snapshot file or a backup directory")->required();
+  restore->add_option("--data-dir", options->data_dir,
+                      "The new data directory (default: the old one's name with "
+                      "-restored-<time>); it must not exist");
+  restore->add_option("--etcd-tool", options->etcd_tool,
+                      "etcd's restore tool: an etcdutl, or an etcdctl (default: the first etcdutl, "
+                      "then etcdctl, on $PATH)");
+  restore->add_flag("--skip-revision-bump", options->skip_revision_bump,
+                    "Do not bump the revision and mark it compacted (needed with etcdctl)");
+  restore->add_flag("--dry-run", options->dry_run, "Only say what would be done");
+  restore->callback([&context, options] { context.status = Restore(*options, context); });
 }
 
 void AddBackupDirFlag(CLI::App& cmd, SnapshotOptions& options) {
@@ -200,7 +239,7 @@ void AddSaveCommand(CLI::App& snapshot, CommandContext& context,
 void AddEtcdCommand(CLI::App& root, CommandContext& context) {
   auto* etcd = root.add_subcommand("etcd", "Operations on this node's stacked etcd");
   etcd->require_subcommand(1);
-  auto* snapshot = etcd->add_subcommand("snapshot", "Save, list and verify etcd backups");
+  auto* snapshot = etcd->add_subcommand("snapshot", "Save, list, verify and restore etcd backups");
   snapshot->require_subcommand(1);
   auto options = std::make_shared<SnapshotOptions>();
   AddSaveCommand(*snapshot, context, options);
@@ -214,6 +253,7 @@ void AddEtcdCommand(CLI::App& root, CommandContext& context) {
       "verify", "Check a snapshot file's or backup's SHA-256 integrity hash");
   verify->add_option("path", options->path, "A snapshot file or a backup directory")->required();
   verify->callback([&context, options] { context.status = Verify(*options, context); });
+  AddRestoreCommand(*snapshot, context, options);
 }
 
 }  // namespace kkadm::cmd

@@ -1,5 +1,5 @@
-// `kkadm etcd snapshot save [dir] | list | verify <path>`: backups of this node's stacked etcd
-// (app/phases/etcd_snapshot/), with retention; docs/etcd-snapshot.md.
+// `kkadm etcd snapshot save [dir] | list | verify <path> | restore <path>`: backups of this
+// node's stacked etcd (app/phases/etcd_snapshot/), with retention; docs/etcd-snapshot.md.
 #pragma once
 
 #include <CLI/CLI.hpp>

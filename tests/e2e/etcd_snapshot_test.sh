@@ -8,12 +8,17 @@
 # - list shows it (text and -o json, the recorded SHA-256 being the file's);
 # - verify accepts it and refuses a copy whose hash was corrupted, and a backup whose snapshot
 #   was changed;
+# - restore: a fresh node made from the backup alone (its node/ files, then `kkadm etcd snapshot
+#   restore` with Debian's etcdctl) runs, from the manifest kkadm rewrote, a one-member etcd that
+#   has the key written before the save and not the one written after; etcdctl without
+#   --skip-revision-bump is refused;
 # - retention: saves past --retention-count remove the oldest, --retention-age removes old ones;
 # - etcd down: save fails with one line and exit 1, and leaves no directory; --dry-run does nothing.
 set -euo pipefail
 
 : "${KKADM:?KKADM must point at the kkadm binary}"
 NS=kkadm-snap-$$
+NS2=kkadm-snap2-$$
 ADV=192.0.2.77
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/kkadm-snapshot-e2e-XXXXXX")
 ROOT=$WORK/root
@@ -21,6 +26,7 @@ PKI=$ROOT/etc/kubernetes/pki
 BACKUPS=$ROOT/var/backups/kkadm/etcd
 ETCD_PID=""
 RESTORED_PID=""
+NODE2_PID=""
 ROUTE=""
 
 # shellcheck source=lib/pki.sh
@@ -39,10 +45,13 @@ stop_pid() {
 cleanup() {
   stop_pid "$ETCD_PID"
   stop_pid "$RESTORED_PID"
-  # Whatever else this test started in its namespace (a failed step may have left one).
-  local pid
-  for pid in $(ip netns pids "$NS" 2>/dev/null); do stop_pid "$pid"; done
-  ip netns del "$NS" 2>/dev/null || true
+  stop_pid "$NODE2_PID"
+  # Whatever else this test started in its namespaces (a failed step may have left one).
+  local pid ns
+  for ns in "$NS" "$NS2"; do
+    for pid in $(ip netns pids "$ns" 2>/dev/null); do stop_pid "$pid"; done
+    ip netns del "$ns" 2>/dev/null || true
+  done
   [[ -n $ROUTE ]] && ip route del blackhole "$ROUTE" 2>/dev/null || true
   rm -rf "$WORK"
 }
@@ -206,6 +215,53 @@ if kk etcd snapshot verify /var/backups/kkadm/etcd/changed > "$WORK/changed.out"
 fi
 grep -q "backup.json says" "$WORK/changed.out" || fail "verify's error: $(cat "$WORK/changed.out")"
 rm -rf "$BACKUPS/changed"
+
+echo "== restore into a fresh node made from the backup"
+ROOT2=$WORK/node2
+mkdir -p "$ROOT2/var/backups/kkadm/etcd"
+cp -a "$B/node/." "$ROOT2/"
+cp -a "$B" "$ROOT2/var/backups/kkadm/etcd/"
+mkdir -p "$ROOT2/var/lib/etcd"  # the old data directory, left as it is
+k2() { "$KKADM" "$@" --rootfs "$ROOT2"; }
+if k2 etcd snapshot restore "/var/backups/kkadm/etcd/${NAMES[0]}" --etcd-tool "$(command -v etcdctl)" \
+    > "$WORK/nobump.out" 2>&1; then
+  fail "etcdctl was allowed to restore without a revision bump"
+fi
+grep -q "^error: etcdctl cannot bump the revision" "$WORK/nobump.out" || fail "$(cat "$WORK/nobump.out")"
+k2 etcd snapshot restore "/var/backups/kkadm/etcd/${NAMES[0]}" --etcd-tool "$(command -v etcdctl)" \
+  --skip-revision-bump --data-dir /var/lib/etcd-restored > "$WORK/restore2.out" 2>&1 ||
+  fail "restore: $(cat "$WORK/restore2.out")"
+cat "$WORK/restore2.out"
+M2=$ROOT2/etc/kubernetes/manifests/etcd.yaml
+grep -qx '      path: /var/lib/etcd-restored' "$M2" || fail "the manifest's etcd-data is not the new directory"
+grep -qx '    - --initial-cluster=cp-1=https://192.0.2.77:2380' "$M2" || fail "--initial-cluster not rewritten"
+[[ -d $ROOT2/var/lib/etcd-restored/member ]] || fail "no restored data directory"
+# etcd as the kubelet would run it: the etcd-data volume (now the restored directory) at
+# --data-dir, the PKI that came from the backup.
+mapfile -t CMD2 < <(awk '/^  - command:/ {on=1; next} on && /^    - / {sub(/^    - /, ""); print; next} on {exit}' "$M2")
+ARGS2=()
+for arg in "${CMD2[@]:1}"; do
+  if [[ $arg == --data-dir=* ]]; then arg="--data-dir=$ROOT2/var/lib/etcd-restored"
+  elif [[ $arg =~ ^(--[a-z-]+)=(/.*)$ ]]; then arg="${BASH_REMATCH[1]}=$ROOT2${BASH_REMATCH[2]}"; fi
+  ARGS2+=("$arg")
+done
+ip netns add "$NS2"
+ip -n "$NS2" link set lo up
+ip -n "$NS2" addr add "$ADV/32" dev lo
+ip netns exec "$NS2" etcd "${ARGS2[@]}" > "$WORK/node2.log" 2>&1 &
+NODE2_PID=$!
+P2=$ROOT2/etc/kubernetes/pki
+c2() {
+  ETCDCTL_API=3 ip netns exec "$NS2" etcdctl --endpoints https://127.0.0.1:2379 --cacert "$P2/etcd/ca.crt" \
+    --cert "$P2/apiserver-etcd-client.crt" --key "$P2/apiserver-etcd-client.key" "$@"
+}
+for _ in $(seq 100); do c2 endpoint health >/dev/null 2>&1 && break; sleep 0.2; done
+c2 endpoint health >/dev/null 2>&1 || { tail -5 "$WORK/node2.log"; fail "the restored etcd is not healthy"; }
+[[ $(c2 get /kkadm/before --print-value-only) == written-before ]] || fail "restored node: the key written before is missing"
+[[ -z $(c2 get /kkadm/after --print-value-only) ]] || fail "restored node: the key written after is there"
+[[ $(c2 member list | wc -l) == 1 ]] || fail "restored node: not a one-member cluster: $(c2 member list)"
+stop_pid "$NODE2_PID"; NODE2_PID=""
+echo "restored node: before=written-before, after absent, one member"
 
 echo "== retention"
 # An old backup (made by hand from the first, dated a year ago) and a killed save's leftovers.
