@@ -8,6 +8,8 @@
 # - list shows it (text and -o json, the recorded SHA-256 being the file's);
 # - verify accepts it and refuses a copy whose hash was corrupted, and a backup whose snapshot
 #   was changed;
+# - save refuses a snapshot stream whose trailing SHA-256 does not match (served over mutual TLS
+#   by tests/util/servers/tls_echo.py on 127.0.0.1) and leaves no backup;
 # - restore: a fresh node made from the backup alone (its node/ files, then `kkadm etcd snapshot
 #   restore` with Debian's etcdctl) runs, from the manifest kkadm rewrote, a one-member etcd that
 #   has the key written before the save and not the one written after; etcdctl without
@@ -27,6 +29,8 @@ BACKUPS=$ROOT/var/backups/kkadm/etcd
 ETCD_PID=""
 RESTORED_PID=""
 NODE2_PID=""
+FAKE_PID=""
+SOURCE_DIR=${KKADM_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 ROUTE=""
 
 # shellcheck source=lib/pki.sh
@@ -46,6 +50,7 @@ cleanup() {
   stop_pid "$ETCD_PID"
   stop_pid "$RESTORED_PID"
   stop_pid "$NODE2_PID"
+  stop_pid "$FAKE_PID"
   # Whatever else this test started in its namespaces (a failed step may have left one).
   local pid ns
   for ns in "$NS" "$NS2"; do
@@ -215,6 +220,34 @@ if kk etcd snapshot verify /var/backups/kkadm/etcd/changed > "$WORK/changed.out"
 fi
 grep -q "backup.json says" "$WORK/changed.out" || fail "verify's error: $(cat "$WORK/changed.out")"
 rm -rf "$BACKUPS/changed"
+
+echo "== save refuses a stream whose hash does not match"
+# The backup's own snapshot as etcd's gateway streams it, its last byte (of the hash) flipped.
+python3 - "$B/snapshot.db" "$WORK/responses.json" <<'PY'
+import base64, json, sys
+data = bytearray(open(sys.argv[1], "rb").read()); data[-1] ^= 1
+blob = lambda b: json.dumps({"result": {"blob": base64.b64encode(bytes(b)).decode()}}) + "\n"
+status = json.dumps({"header": {"revision": "9"}, "version": "3.4.23"})
+json.dump([{"status": 200, "body": status}, {"status": 200, "body": blob(data[:-32]) + blob(data[-32:])}],
+          open(sys.argv[2], "w"))
+PY
+python3 "$SOURCE_DIR/tests/util/servers/tls_echo.py" --port-file "$WORK/fake.port" --log "$WORK/fake.log" \
+  --responses "$WORK/responses.json" --cert "$PKI/etcd/server.crt" --key "$PKI/etcd/server.key" \
+  --client-ca "$PKI/etcd/ca.crt" > "$WORK/fake.out" 2>&1 &
+FAKE_PID=$!
+for _ in $(seq 100); do [[ -s $WORK/fake.port ]] && break; sleep 0.1; done
+[[ -s $WORK/fake.port ]] || fail "tls_echo.py did not start: $(cat "$WORK/fake.out")"
+BEFORE=$(backups | wc -l)
+set +e
+"$KKADM" etcd snapshot save --endpoint "https://127.0.0.1:$(cat "$WORK/fake.port")" --rootfs "$ROOT" \
+  > "$WORK/badstream.out" 2>&1; rc=$?
+set -e
+cat "$WORK/badstream.out"
+[[ $rc == 1 ]] || fail "save of a stream with a wrong hash exited $rc, not 1"
+grep -q "^error: snapshot integrity check failed" "$WORK/badstream.out" || fail "save's error does not name the check"
+[[ $(backups | wc -l) == "$BEFORE" ]] || fail "a refused snapshot left a backup directory"
+grep -q '"path": "/v3/maintenance/snapshot"' "$WORK/fake.log" || fail "the snapshot was not asked for: $(cat "$WORK/fake.log")"
+stop_pid "$FAKE_PID"; FAKE_PID=""
 
 echo "== restore into a fresh node made from the backup"
 ROOT2=$WORK/node2
