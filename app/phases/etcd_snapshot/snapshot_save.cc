@@ -168,17 +168,29 @@ std::vector<std::string> ApplyRetention(util::Host& host, util::Printer& printer
 
 namespace {
 
-// The snapshot, the node's files and backup.json (last, once the rest is on disk) in `dir`.
-Result<BackupInfo> FillBackup(util::Host& host, const SaveOptions& options, const Target& target,
-                              const std::string& dir) {
+// The member's client and what it says of itself: asked before anything is written, so that an
+// etcd that does not answer leaves nothing behind.
+struct Member {
+  std::unique_ptr<util::HttpClient> http;
+  BackupInfo info;  // its endpoint, version and revision, and the time
+};
+
+Result<Member> Contact(util::Host& host, const Target& target) {
   Result<std::unique_ptr<util::HttpClient>> http = ClientFor(host, target);
   if (!http) return http.error();
-  BackupInfo info;
-  info.created = host.clock.Now();
-  info.endpoint = target.endpoint;
-  KKADM_RETURN_IF_ERROR(ReadMemberStatus(**http, target.endpoint, info));
-  Result<SnapshotDigest> digest =
-      StreamSnapshot(**http, host.fs, target.endpoint, dir + "/" + kSnapshotFile, options.timeout);
+  Member member{std::move(*http), {}};
+  member.info.created = host.clock.Now();
+  member.info.endpoint = target.endpoint;
+  KKADM_RETURN_IF_ERROR(ReadMemberStatus(*member.http, target.endpoint, member.info));
+  return member;
+}
+
+// The snapshot, the node's files and backup.json (last, once the rest is on disk) in `dir`.
+Result<BackupInfo> FillBackup(util::Host& host, const SaveOptions& options, const Target& target,
+                              Member& member, const std::string& dir) {
+  BackupInfo info = member.info;
+  Result<SnapshotDigest> digest = StreamSnapshot(*member.http, host.fs, target.endpoint,
+                                                 dir + "/" + kSnapshotFile, options.timeout);
   if (!digest) return digest.error();
   info.db_size = digest->db_size;
   info.sha256 = digest->sha256;
@@ -207,11 +219,13 @@ Result<SavedBackup> SaveBackup(util::Host& host, util::Printer& printer,
   }
   if (host.fs.Exists(saved.dir))
     return AlreadyExists(fmt::format("{} exists: a backup is never written over", saved.dir));
+  Result<Member> member = Contact(host, target);
+  if (!member) return member.error();
   printer.Line(kPrefix,
                fmt::format("Saving a snapshot of etcd at {} to {}", target.endpoint, saved.dir));
   KKADM_RETURN_IF_ERROR(host.fs.MakeDirs(options.backup_root, 0700));
   KKADM_RETURN_IF_ERROR(host.fs.MakeDirs(saved.dir, 0700));
-  Result<BackupInfo> info = FillBackup(host, options, target, saved.dir);
+  Result<BackupInfo> info = FillBackup(host, options, target, *member, saved.dir);
   if (!info) {
     // What was written is no backup; leaving it would only hold disk and secrets.
     for (const auto& failure : host.remover.RemovePath(saved.dir))

@@ -118,6 +118,10 @@ TEST_F(SaveBackupTest, EtcdDownIsUnavailable) {
   Result<SavedBackup> saved = Save();
   ASSERT_FALSE(saved);
   EXPECT_EQ(saved.error().code(), StatusCode::kUnavailable);
+  // Asked before anything is written: nothing to remove, nothing said.
+  EXPECT_FALSE(fs_.Exists(kDefaultBackupRoot));
+  EXPECT_TRUE(seams_.remover.asked.empty());
+  EXPECT_EQ(printed_, "");
 }
 
 TEST_F(SaveBackupTest, RetentionRemovesTheOldestPastTheCount) {
