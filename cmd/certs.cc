@@ -116,12 +116,9 @@ void AddCertificateKeyCommand(CLI::App& certs, CommandContext& context) {
 
 }  // namespace
 
-Result<config::ClusterConfiguration> LoadCertsClusterConfig(const CertsConfigOptions& options,
-                                                            util::Host& host,
-                                                            CommandContext& context,
-                                                            std::ostream* info,
-                                                            const std::string& prefix,
-                                                            config::Timeouts* timeouts) {
+Result<config::ClusterConfiguration> LoadCertsClusterConfig(
+    const CertsConfigOptions& options, util::Host& host, CommandContext& context,
+    std::ostream* info, const std::string& prefix, config::Timeouts* timeouts) {
   Result<config::ClusterConfiguration> cluster = NotFound("no configuration yet");
   if (options.config_path.empty() && host.fs.Exists(options.kubeconfig)) {
     cluster = FromCluster(options, host, info, prefix);

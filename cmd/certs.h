@@ -30,12 +30,9 @@ struct CertsConfigOptions {
 // back to default configuration"). Progress lines go to `info` (null: none, as for json/yaml).
 // --cert-dir, when given, overrides certificatesDir. `timeouts`, when given, gets the
 // InitConfiguration's timeouts of --config (the defaults without one: the ConfigMap has none).
-Result<config::ClusterConfiguration> LoadCertsClusterConfig(const CertsConfigOptions& options,
-                                                            util::Host& host,
-                                                            CommandContext& context,
-                                                            std::ostream* info,
-                                                            const std::string& prefix,
-                                                            config::Timeouts* timeouts = nullptr);
+Result<config::ClusterConfiguration> LoadCertsClusterConfig(
+    const CertsConfigOptions& options, util::Host& host, CommandContext& context,
+    std::ostream* info, const std::string& prefix, config::Timeouts* timeouts = nullptr);
 
 // FailedPrecondition "no PKI at <dir> ..." when the certificate directory does not exist.
 Status CheckCertDirExists(const util::FileSystem& fs, const std::string& cert_dir);

@@ -204,11 +204,12 @@ Status Renew(const RenewOptions& options, const std::string& name, CommandContex
 
 // The service runs this very binary, on the same node root: a --rootfs other than / is a
 // directory the machine's own systemd reaches at that path (a test's node, an image being built).
-Status Schedule(CommandContext& context) {
+Status Schedule(CommandContext& context, bool restart_control_plane) {
   std::error_code error;
   std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
   if (error) return Internal("finding the kkadm binary (/proc/self/exe): " + error.message());
-  certs::RenewalSchedule schedule{.kkadm = self.string(), .extra_args = {}};
+  certs::RenewalSchedule schedule{
+      .kkadm = self.string(), .extra_args = {}, .restart_control_plane = restart_control_plane};
   const std::string& rootfs = context.global.rootfs;
   if (!rootfs.empty() && std::filesystem::absolute(rootfs).lexically_normal() != "/") {
     schedule.extra_args = {"--rootfs", std::filesystem::absolute(rootfs).lexically_normal()};
@@ -219,8 +220,10 @@ Status Schedule(CommandContext& context) {
   });
 }
 
+// `parent_restart`: --restart-control-plane given before the name (`renew --restart-control-plane
+// all`) counts as after it.
 void AddRenewSubcommand(CLI::App& renew, CommandContext& context, const std::string& name,
-                        const std::string& description) {
+                        const std::string& description, std::shared_ptr<bool> parent_restart) {
   auto* cmd = renew.add_subcommand(name.empty() ? "all" : name, description);
   auto options = std::make_shared<RenewOptions>();
   AddCertsConfigFlags(*cmd, options->config);
@@ -235,7 +238,8 @@ void AddRenewSubcommand(CLI::App& renew, CommandContext& context, const std::str
                 "Don't apply any changes; just output what would be done");
   auto output = std::make_shared<EventOutput>(context, "certs renew");
   output->AddFlags(*cmd);
-  cmd->callback([&context, options, name, output] {
+  cmd->callback([&context, options, name, output, parent_restart] {
+    options->restart = options->restart || *parent_restart;
     context.status = output->Run([&] { return Renew(*options, name, context, *output); });
   });
 }
@@ -249,18 +253,22 @@ void AddCertsRenewCommand(CLI::App& parent, CommandContext& context) {
   renew->add_flag("--schedule", *schedule,
                   "Install a systemd timer and service (kkadm-certs-renew) that renew, every day, "
                   "the certificates that expire within 30 days");
-  renew->callback([&context, renew, schedule] {
+  auto restart = std::make_shared<bool>(false);
+  renew->add_flag("--restart-control-plane", *restart,
+                  "With --schedule: the service also restarts the static Pods that use the "
+                  "certificates it renewed (see certs renew all --restart-control-plane)");
+  renew->callback([&context, renew, schedule, restart] {
     if (!renew->get_subcommands().empty()) {
       if (*schedule) context.status = InvalidArgument("--schedule takes no certificate name");
       return;
     }
     if (!*schedule) throw CLI::RequiredError("A subcommand");
-    context.status = Schedule(context);
+    context.status = Schedule(context, *restart);
   });
   for (const certs::RenewalItem& item : certs::RenewalItems(/*external_etcd=*/false)) {
-    AddRenewSubcommand(*renew, context, item.name, "Renew the " + item.long_name);
+    AddRenewSubcommand(*renew, context, item.name, "Renew the " + item.long_name, restart);
   }
-  AddRenewSubcommand(*renew, context, "", "Renew all available certificates");
+  AddRenewSubcommand(*renew, context, "", "Renew all available certificates", restart);
 }
 
 }  // namespace kkadm::cmd

@@ -103,7 +103,13 @@ for c in front-proxy-client etcd/server etcd/peer apiserver-kubelet-client apise
     fail "$c does not verify"
 done
 
-# Installing again replaces the units and keeps the timer running.
-"$KKADM" --rootfs "$R" certs renew --schedule >"$BASE/out" 2>&1 || fail "second --schedule failed"
+# Installing again replaces the units and keeps the timer running; with --restart-control-plane
+# the service restarts the static Pods that use what it renewed (systemd's own parse of ExecStart).
+"$KKADM" --rootfs "$R" certs renew --schedule --restart-control-plane >"$BASE/out" 2>&1 ||
+  fail "second --schedule failed"
+grep -qF "are renewed, and the static Pods that use them restarted" "$BASE/out" || fail "no restart line"
 [ "$(tprop org.freedesktop.systemd1.Unit ActiveState)" = 's "active"' ] || fail "timer not active again"
+exec_start=$(sprop org.freedesktop.systemd1.Service ExecStart)
+grep -qF '"certs" "renew" "all" "--expiring-within" "720h0m0s" "--restart-control-plane"' <<<"$exec_start" ||
+  fail "service ExecStart with --restart-control-plane: $exec_start"
 echo PASS

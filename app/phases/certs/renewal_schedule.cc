@@ -36,6 +36,7 @@ std::string RenewalServiceUnit(const RenewalSchedule& schedule) {
   exec +=
       " certs renew all --expiring-within " +
       util::FormatDuration(std::chrono::duration_cast<std::chrono::milliseconds>(kRenewalWindow));
+  if (schedule.restart_control_plane) exec += " --restart-control-plane";
   return fmt::format(
       "# Written by kkadm certs renew --schedule.\n"
       "[Unit]\n"
@@ -75,8 +76,11 @@ Status InstallRenewalSchedule(const RenewalSchedule& schedule, util::FileSystem&
   KKADM_RETURN_IF_ERROR(init.Enable(kRenewalTimer));
   KKADM_RETURN_IF_ERROR(init.Restart(kRenewalTimer));
   out.Line("renew", fmt::format("Enabled and started {}: every day the certificates that expire "
-                                "within 30 days are renewed",
-                                kRenewalTimer));
+                                "within 30 days are renewed{}",
+                                kRenewalTimer,
+                                schedule.restart_control_plane
+                                    ? ", and the static Pods that use them restarted"
+                                    : ""));
   return Status();
 }
 

@@ -19,10 +19,13 @@ inline constexpr const char* kRenewalTimer = "kkadm-certs-renew.timer";
 inline constexpr std::chrono::hours kRenewalWindow{30 * 24};
 
 // What the service runs: `<kkadm> [--rootfs R] certs renew all --expiring-within 720h0m0s` plus
-// the configuration flags the scheduling command was given (each a separate argument).
+// the configuration flags the scheduling command was given (each a separate argument), and
+// --restart-control-plane when asked: without it the running components keep the old
+// certificates until they expire.
 struct RenewalSchedule {
   std::string kkadm;                    // absolute path of the kkadm binary
   std::vector<std::string> extra_args;  // e.g. {"--config", "/etc/kkadm/kubeadm.yaml"}
+  bool restart_control_plane = false;
 };
 
 // The unit files' text. The timer fires daily at midnight and, being Persistent, at boot when a

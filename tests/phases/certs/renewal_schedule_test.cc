@@ -17,6 +17,15 @@ TEST(RenewalScheduleTest, ExecStartQuotesWhatSystemdWouldSplitOrExpand) {
   EXPECT_NE(unit.find("Type=oneshot\n"), std::string::npos);
 }
 
+TEST(RenewalScheduleTest, RestartControlPlaneIsPassedOn) {
+  std::string unit = RenewalServiceUnit(
+      {.kkadm = "/usr/bin/kkadm", .extra_args = {}, .restart_control_plane = true});
+  EXPECT_NE(unit.find("ExecStart=/usr/bin/kkadm certs renew all --expiring-within 720h0m0s "
+                      "--restart-control-plane\n"),
+            std::string::npos)
+      << unit;
+}
+
 TEST(RenewalScheduleTest, TimerRunsTheServiceDailyAndCatchesUp) {
   std::string timer = RenewalTimerUnit();
   for (const char* line : {"OnCalendar=daily\n", "Persistent=true\n",
