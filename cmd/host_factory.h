@@ -43,6 +43,8 @@ class OwnedHost {
   };
   OwnedHost(Parts parts, util::Machine& machine, util::Terminal& terminal);
   util::Host& host() { return host_; }
+  // Where the API and etcd clients of this host report their retries (-o json, --events).
+  void set_events(util::Events events) { network_.set_events(events); }
   // The host directory dry-run writes went to; empty when not a dry run.
   const std::string& dry_run_dir() const { return parts_.dry_run_dir; }
 

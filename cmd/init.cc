@@ -153,6 +153,7 @@ Status InitCommand::MakeSeams() {
                                           data_.manifest_dir, *machine_, printer_);
   if (!seams) return seams.error();
   host_ = std::move(seams->host);
+  host_->set_events(event_output_.events());  // the API and etcd clients' retries
   waiter_ = std::move(seams->waiter);
   Result<std::unique_ptr<JournaledHost>> journaled =
       JournaledHost::Make(host_->host(), printer_, "init", options_.force);

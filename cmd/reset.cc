@@ -138,6 +138,7 @@ Status ResetCommand::MakeSeams() {
       MakeHost(options, *seams_.machine, printer_, seams_.terminal.get());
   if (!host) return host.error();
   host_ = std::move(*host);
+  host_->set_events(event_output_.events());  // the API and etcd clients' retries
   // One command at a time, as for init and join (cmd/journaled_host.cc).
   Result<util::NodeLock> lock = util::NodeLock::Acquire(host_->host().fs.HostPath("/"));
   if (!lock) return lock.error();

@@ -170,7 +170,13 @@ Result<nlohmann::json> EtcdClient::Call(const std::string& path, const nlohmann:
     auto now = clock_->Now();
     if (now >= deadline) break;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
-    clock_->Sleep(std::min(config_.retry_interval, left));
+    const auto pause = std::min(config_.retry_interval, left);
+    // Every endpoint failed this round: one Retry event, with the last endpoint's answer.
+    config_.events.Emit("Retry", {{"what", "etcd-api"},
+                                  {"attempt", attempt},
+                                  {"reason", "etcd " + path + ": " + last.message()},
+                                  {"delaySeconds", std::chrono::duration<double>(pause).count()}});
+    clock_->Sleep(pause);
   }
   return Unavailable("etcd " + path + " did not succeed in time: " + last.message());
 }

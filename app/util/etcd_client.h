@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/util/clock.h"
+#include "app/util/events.h"
 #include "app/util/file_system.h"
 #include "app/util/http_client.h"
 #include "app/util/status.h"
@@ -25,6 +26,7 @@ struct EtcdClientConfig {
   std::chrono::milliseconds retry_timeout{120000};  // kubeadm: etcd API 2 m
   std::chrono::milliseconds retry_interval{500};    // kubeadm: 500 ms
   Clock* clock = nullptr;                           // nullptr: RealClock()
+  Events events;  // where each retry is told (what: etcd-api); none by default
 };
 
 // `endpoints` with the TLS material kubeadm's etcd client uses: <cert_dir>/etcd/ca.crt and

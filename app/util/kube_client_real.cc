@@ -12,6 +12,20 @@ namespace {
 
 bool Retriable(long status) { return status == 429 || status >= 500; }
 
+// The log line at -v 5 and, for -o json / --events, a Retry event (docs/events.md). A transport
+// error names the request already ("GET https://...: Connection refused"); an answer does not.
+void ReportApiRetry(const Events& events, const HttpRequest& request, const std::string& path,
+                    int attempt, const Status& failure, std::chrono::milliseconds delay) {
+  spdlog::debug("kube api {} {} attempt {}: {}; retrying", request.method, path, attempt,
+                failure.message());
+  const bool named = failure.message().rfind(request.method + " " + request.url, 0) == 0;
+  events.Emit("Retry", {{"what", "kubernetes-api"},
+                        {"attempt", attempt},
+                        {"reason", named ? failure.message()
+                                         : request.method + " " + path + ": " + failure.message()},
+                        {"delaySeconds", std::chrono::duration<double>(delay).count()}});
+}
+
 StatusCode CodeFor(long http_status, const std::string& reason) {
   switch (http_status) {
     case 400:
@@ -127,9 +141,8 @@ Result<HttpResponse> RealKubeClient::Send(HttpRequest request) {
       return Unavailable(request.method + " " + path + " failed after " + std::to_string(attempt) +
                          " attempts: " + failure.message());
     }
-    spdlog::debug("kube api {} {} attempt {}: {}; retrying", request.method, path, attempt,
-                  failure.message());
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+    ReportApiRetry(config_.events, request, path, attempt, failure, std::min(interval, left));
     clock_->Sleep(std::min(interval, left));
     interval = std::min(interval * 2, max_interval);
   }

@@ -1,5 +1,6 @@
 // RealKubeClient: util::KubeClient over HTTPS (HttpClient/libcurl), with kubeadm's API retry rule
-// (retry transport errors, 429 and 5xx every retry_interval until retry_timeout; never 4xx).
+// (retry transport errors, 429 and 5xx every retry_interval until retry_timeout; never 4xx), each
+// retry a Retry event (what: kubernetes-api) when the config carries an event sink.
 #pragma once
 
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <string_view>
 
 #include "app/util/clock.h"
+#include "app/util/events.h"
 #include "app/util/http_client.h"
 #include "app/util/kube_client.h"
 
@@ -32,6 +34,7 @@ struct KubeClientConfig {
   std::chrono::milliseconds retry_timeout{60000};  // kubeadm: API call 1 m
   std::chrono::milliseconds retry_interval{500};   // kubeadm: retry 500 ms
   Clock* clock = nullptr;                          // nullptr: RealClock()
+  Events events;  // where each retry is told (docs/events.md); none by default
 };
 
 // Parses a kubeconfig (YAML or JSON) and picks `context` (empty: current-context): its cluster's

@@ -22,10 +22,12 @@ std::unique_ptr<HttpClient> RealNetwork::Http(const HttpClientOptions& options) 
 }
 
 std::unique_ptr<KubeClient> RealNetwork::Kube(KubeClientConfig config) {
+  if (!config.events.enabled()) config.events = events_;
   return std::make_unique<RealKubeClient>(std::move(config));
 }
 
 std::unique_ptr<EtcdClient> RealNetwork::Etcd(EtcdClientConfig config) {
+  if (!config.events.enabled()) config.events = events_;
   return std::make_unique<EtcdClient>(std::move(config));
 }
 

@@ -10,6 +10,7 @@
 #include "app/util/clock.h"
 #include "app/util/container_runtime.h"
 #include "app/util/etcd_client.h"
+#include "app/util/events.h"
 #include "app/util/file_system.h"
 #include "app/util/http_client.h"
 #include "app/util/kube_client.h"
@@ -37,6 +38,9 @@ class Network {
 class RealNetwork final : public Network {
  public:
   explicit RealNetwork(Printer* dry_run = nullptr) : dry_run_(dry_run) {}
+  // The Kubernetes API and etcd clients made from now on report their retries to `events`
+  // (unless their config names a sink already): one place for -o json and --events.
+  void set_events(Events events) { events_ = events; }
   std::unique_ptr<HttpClient> Http(const HttpClientOptions& options) override;
   std::unique_ptr<KubeClient> Kube(KubeClientConfig config) override;
   std::unique_ptr<EtcdClient> Etcd(EtcdClientConfig config) override;
@@ -44,6 +48,7 @@ class RealNetwork final : public Network {
 
  private:
   Printer* dry_run_;
+  Events events_;
 };
 
 // The body of a plain GET (the kubelet's http://127.0.0.1:10248/healthz) that answered 200;

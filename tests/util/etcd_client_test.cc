@@ -239,5 +239,41 @@ TEST(EtcdClientRetryTest, GivesUpAtTheDeadline) {
   EXPECT_EQ(script->urls[1], "https://b:2379/v3/cluster/member/promote");
 }
 
+// The events a client's retries emit.
+class EtcdRetrySink final : public EventSink {
+ public:
+  std::vector<nlohmann::json> events;
+  void Emit(std::string_view kind, nlohmann::json fields,
+            const std::vector<std::string>&) override {
+    fields["kind"] = std::string(kind);
+    events.push_back(std::move(fields));
+  }
+};
+
+TEST(EtcdClientRetryTest, EachRetryIsAnEventWithTheLastEndpointsError) {
+  auto http = std::make_unique<ScriptedHttp>();
+  ScriptedHttp* script = http.get();
+  const std::string unhealthy =
+      R"({"error":"etcdserver: unhealthy cluster","code":14,"message":"etcdserver: unhealthy cluster"})";
+  script->answers = {{503, unhealthy, {}}, {503, unhealthy, {}}, {200, R"({"members":[]})", {}}};
+  StepClock clock;
+  EtcdRetrySink sink;
+  EtcdClientConfig config;
+  config.endpoints = {"https://a:2379"};
+  config.clock = &clock;
+  config.events = Events(&sink);
+  EtcdClient client(config, std::move(http));
+  ASSERT_TRUE(client.MemberList());
+  ASSERT_EQ(sink.events.size(), 2u);
+  EXPECT_EQ(
+      sink.events[0],
+      nlohmann::json({{"kind", "Retry"},
+                      {"what", "etcd-api"},
+                      {"attempt", 1},
+                      {"reason", "etcd /v3/cluster/member/list: etcdserver: unhealthy cluster"},
+                      {"delaySeconds", 0.5}}));
+  EXPECT_EQ(sink.events[1]["attempt"], 2);
+}
+
 }  // namespace
 }  // namespace kkadm::util

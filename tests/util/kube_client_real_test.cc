@@ -58,6 +58,36 @@ TEST_F(RealKubeClientTest, RetriesServiceUnavailableThenSucceeds) {
   EXPECT_EQ(requests[2]["client_cn"], "kkadm-test-client");
 }
 
+class ApiRetrySink final : public EventSink {
+ public:
+  std::vector<nlohmann::json> events;
+  void Emit(std::string_view kind, nlohmann::json fields,
+            const std::vector<std::string>&) override {
+    fields["kind"] = std::string(kind);
+    events.push_back(std::move(fields));
+  }
+};
+
+TEST_F(RealKubeClientTest, EachRetryIsAnEventWithTheRequestAndTheAnswer) {
+  auto server = Serve({Answer(503, StatusBody(503, "ServiceUnavailable", "not ready")),
+                       Answer(200, {{"kind", "ConfigMap"}})});
+  ApiRetrySink sink;
+  KubeClientConfig config;
+  config.server = server->url();
+  config.ca_pem = pki_.Pem("ca.crt");
+  config.client_cert_pem = pki_.Pem("client.crt");
+  config.client_key_pem = pki_.Pem("client.key");
+  config.retry_interval = std::chrono::milliseconds(10);
+  config.events = Events(&sink);
+  ASSERT_TRUE(RealKubeClient(config).Get(kPath));
+  ASSERT_EQ(sink.events.size(), 1u);
+  EXPECT_EQ(sink.events[0]["kind"], "Retry");
+  EXPECT_EQ(sink.events[0]["what"], "kubernetes-api");
+  EXPECT_EQ(sink.events[0]["attempt"], 1);
+  EXPECT_EQ(sink.events[0]["reason"], std::string("GET ") + kPath + ": not ready");
+  EXPECT_EQ(sink.events[0]["delaySeconds"], 0.01);
+}
+
 TEST_F(RealKubeClientTest, GivesUpOnPersistent5xxWithUnavailable) {
   auto server = Serve({Answer(500, StatusBody(500, "InternalError", "etcd is down"))});
   KubeClientConfig config;
