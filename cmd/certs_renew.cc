@@ -11,6 +11,7 @@
 #include "app/phases/certs/renewal_schedule.h"
 #include "app/phases/certs/restart.h"
 #include "app/util/duration.h"
+#include "app/util/node_lock.h"
 #include "app/util/printable.h"
 #include "app/util/printer.h"
 #include "app/util/rfc3339.h"
@@ -174,6 +175,17 @@ void WarnKubeletRotation(const certs::RenewalEnv& env, CommandContext& context) 
   }
 }
 
+// The node's lock for the whole command: the recorder holds it on a node with a journal; on
+// another one it is taken here, so that a second `certs renew` (the timer's, a user's) neither
+// puts back a manifest this one holds out while its Pod restarts nor interleaves renewals.
+Result<std::unique_ptr<util::NodeLock>> LockUnlessRecorded(const RenewalRecorder* recorder,
+                                                           util::Host& host) {
+  if (recorder != nullptr) return std::unique_ptr<util::NodeLock>();
+  auto lock = util::NodeLock::Acquire(host.fs.HostPath("/"));
+  if (!lock) return lock.error();
+  return std::make_unique<util::NodeLock>(std::move(*lock));
+}
+
 // Under -o json the human lines go to stderr (output.human()); the events say what was renewed.
 Status Renew(const RenewOptions& options, const std::string& name, CommandContext& context,
              EventOutput& output) {
@@ -186,11 +198,13 @@ Status Renew(const RenewOptions& options, const std::string& name, CommandContex
     if (!cluster) return cluster.error();
     KKADM_RETURN_IF_ERROR(CheckCertDirExists(host.fs, cluster->certificates_dir));
     const certs::RenewalEnv env{.cluster = *cluster, .fs = host.fs, .clock = host.clock};
+    auto recorder = RenewalRecorder::Open(host);
+    if (!recorder) return recorder.error();
+    auto lock = LockUnlessRecorded(recorder->get(), host);
+    if (!lock) return lock.error();
     util::Printer printer(out);
     KKADM_RETURN_IF_ERROR(certs::FinishInterruptedRenewals(env, printer));
     KKADM_RETURN_IF_ERROR(certs::RestoreHeldManifests(host.fs, kManifestDir, printer));
-    auto recorder = RenewalRecorder::Open(host);
-    if (!recorder) return recorder.error();
     std::vector<std::string> renewed;
     KKADM_RETURN_IF_ERROR(RenewItems(name, *window, env, recorder->get(), out, output.events(),
                                      options.restart, renewed));

@@ -40,4 +40,11 @@ assert_not_contains "no drift after a renewal" "$text" "Files changed or missing
 rm -rf "$R/var/lib/kkadm"
 out=$("$KKADM" certs renew all --rootfs "$R" --config "$WORK/cfg.yaml" 2>&1) || fail "renew all: $out"
 check "no journal made on a node without one" test ! -e "$R/var/lib/kkadm"
+# Without a journal the node's lock is still taken: a renewal while another kkadm command holds it
+# (flock on the node root, as kkadm's lock) fails at once and writes nothing.
+sums=$(cd "$R/etc/kubernetes" && find . -type f | sort | xargs sha256sum)
+rc=0; out=$(flock "$R" "$KKADM" certs renew all --rootfs "$R" --config "$WORK/cfg.yaml" 2>&1) || rc=$?
+check "renew under another command's lock fails ($out)" test "$rc" -ne 0
+assert_contains "... saying so" "$out" "another kkadm command is changing this node"
+assert_eq "... and writes nothing" "$sums" "$(cd "$R/etc/kubernetes" && find . -type f | sort | xargs sha256sum)"
 finish
