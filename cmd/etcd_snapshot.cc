@@ -17,6 +17,7 @@
 #include "app/util/rfc3339.h"
 #include "app/util/tab_writer.h"
 #include "cmd/context.h"
+#include "cmd/event_output.h"
 #include "cmd/host_factory.h"
 
 namespace kkadm::cmd {
@@ -93,12 +94,28 @@ Result<snap::SaveOptions> SaveOptionsOf(const SnapshotOptions& options) {
   return save;
 }
 
-Status Save(const SnapshotOptions& options, CommandContext& context) {
+// The EtcdSnapshot event (docs/events.md): the backup a save made, as backup.json records it, and
+// the backups retention removed.
+void ReportSaved(const util::Events& events, const snap::SavedBackup& saved) {
+  if (!events.enabled()) return;
+  events.Emit("EtcdSnapshot", {{"path", saved.dir},
+                               {"dbSize", saved.info.db_size},
+                               {"revision", saved.info.revision},
+                               {"sha256", saved.info.sha256},
+                               {"etcdVersion", saved.info.etcd_version},
+                               {"endpoint", saved.info.endpoint},
+                               {"removed", saved.removed}});
+}
+
+Status Save(const SnapshotOptions& options, CommandContext& context, EventOutput& output) {
   Result<snap::SaveOptions> save = SaveOptionsOf(options);
   if (!save) return save.error();
-  return WithSnapshotHost(context, options.dry_run, [&](util::Host& host) {
-    util::Printer printer(context.out);
-    return snap::SaveBackup(host, printer, *save).status();
+  return WithSnapshotHost(context, options.dry_run, [&](util::Host& host) -> Status {
+    util::Printer printer(output.human());
+    Result<snap::SavedBackup> saved = snap::SaveBackup(host, printer, *save);
+    if (!saved) return saved.error();
+    if (!options.dry_run) ReportSaved(output.events(), *saved);
+    return Status();
   });
 }
 
@@ -147,11 +164,11 @@ Status List(const SnapshotOptions& options, CommandContext& context) {
 }
 
 // A backup directory's snapshot must match its file and its backup.json; a file, itself.
-Status Verify(const SnapshotOptions& options, CommandContext& context) {
+Status Verify(const SnapshotOptions& options, CommandContext& context, std::ostream& out) {
   return WithSnapshotHost(context, false, [&](util::Host& host) -> Status {
     Result<snap::VerifiedSnapshot> verified = snap::VerifySnapshotOrBackup(host.fs, options.path);
     if (!verified) return verified.error();
-    context.out << fmt::format("{}: OK ({} bytes, sha256 {})\n", host.fs.HostPath(verified->file),
+    out << fmt::format("{}: OK ({} bytes, sha256 {})\n", host.fs.HostPath(verified->file),
                                verified->digest.db_size, verified->digest.sha256);
     return Status();
   });
@@ -173,7 +190,7 @@ Result<std::string> RestoreTool(const std::string& flag) {
       "of its image and name it with --etcd-tool");
 }
 
-Status Restore(const SnapshotOptions& options, CommandContext& context) {
+Status Restore(const SnapshotOptions& options, CommandContext& context, std::ostream& out) {
   Result<std::string> tool = RestoreTool(options.etcd_tool);
   if (!tool) return tool.error();
   snap::RestoreOptions restore{.snapshot = options.path,
@@ -182,7 +199,7 @@ Status Restore(const SnapshotOptions& options, CommandContext& context) {
                                .bump_revision = !options.skip_revision_bump,
                                .dry_run = options.dry_run};
   return WithSnapshotHost(context, options.dry_run, [&](util::Host& host) {
-    util::Printer printer(context.out);
+    util::Printer printer(out);
     util::RealProcessRunner runner;
     return snap::RestoreSnapshot(host, runner, printer, restore).status();
   });
@@ -202,7 +219,11 @@ void AddRestoreCommand(CLI::App& snapshot, CommandContext& context,
   restore->add_flag("--skip-revision-bump", options->skip_revision_bump,
                     "Do not bump the revision and mark it compacted (needed with etcdctl)");
   restore->add_flag("--dry-run", options->dry_run, "Only say what would be done");
-  restore->callback([&context, options] { context.status = Restore(*options, context); });
+  auto output = std::make_shared<EventOutput>(context, "etcd snapshot restore");
+  output->AddFlags(*restore);
+  restore->callback([&context, options, output] {
+    context.status = output->Run([&] { return Restore(*options, context, output->human()); });
+  });
 }
 
 void AddBackupDirFlag(CLI::App& cmd, SnapshotOptions& options) {
@@ -231,7 +252,11 @@ void AddSaveCommand(CLI::App& snapshot, CommandContext& context,
   save->add_option("--timeout", options->timeout, "How long the snapshot transfer may take")
       ->capture_default_str();
   save->add_flag("--dry-run", options->dry_run, "Only say what would be done");
-  save->callback([&context, options] { context.status = Save(*options, context); });
+  auto output = std::make_shared<EventOutput>(context, "etcd snapshot save");
+  output->AddFlags(*save);
+  save->callback([&context, options, output] {
+    context.status = output->Run([&] { return Save(*options, context, *output); });
+  });
 }
 
 }  // namespace
@@ -252,7 +277,11 @@ void AddEtcdCommand(CLI::App& root, CommandContext& context) {
   auto* verify = snapshot->add_subcommand(
       "verify", "Check a snapshot file's or backup's SHA-256 integrity hash");
   verify->add_option("path", options->path, "A snapshot file or a backup directory")->required();
-  verify->callback([&context, options] { context.status = Verify(*options, context); });
+  auto output = std::make_shared<EventOutput>(context, "etcd snapshot verify");
+  output->AddFlags(*verify);
+  verify->callback([&context, options, output] {
+    context.status = output->Run([&] { return Verify(*options, context, output->human()); });
+  });
   AddRestoreCommand(*snapshot, context, options);
 }
 

@@ -16,6 +16,10 @@
 #   --skip-revision-bump is refused;
 # - retention: saves past --retention-count remove the oldest, --retention-age removes old ones;
 # - etcd down: save fails with one line and exit 1, and leaves no directory; --dry-run does nothing.
+# - events (docs/events.md), every line checked with Ajv (lib/events_validator.sh): save -o json
+#   prints JSON Lines only (CommandStarted, EtcdSnapshot with the backup.json's figures,
+#   CommandFinished succeeded) and its human lines on stderr; --events FILE keeps them on stdout;
+#   verify and restore have the stream too; a save with etcd down ends CommandFinished failed.
 set -euo pipefail
 
 : "${KKADM:?KKADM must point at the kkadm binary}"
@@ -37,6 +41,21 @@ ROUTE=""
 source "$(dirname "$0")/lib/pki.sh"
 
 fail() { echo "FAIL: $*" >&2; [[ -f $WORK/etcd.log ]] && tail -5 "$WORK/etcd.log" >&2; exit 1; }
+# lib/events_validator.sh's validate_events, with this test's stop-at-the-first-failure checks.
+KKADM_SOURCE_DIR=$SOURCE_DIR
+assert_eq() { [[ $2 == "$3" ]] || fail "$1: expected '$2', got '$3'"; }
+# shellcheck source=lib/events_validator.sh
+source "$(dirname "$0")/lib/events_validator.sh"
+# events FILE: "<first kind> <last kind> <CommandFinished's command and result> <EtcdSnapshots>".
+events() {
+  python3 - "$1" <<'PY'
+import json, sys
+e = [json.loads(line) for line in open(sys.argv[1])]
+done = e[-1]
+print(e[0]["kind"], done["kind"], done["command"].replace(" ", "-"), done["result"],
+      sum(x["kind"] == "EtcdSnapshot" for x in e))
+PY
+}
 
 stop_pid() {
   [[ -n $1 ]] || return 0
@@ -221,6 +240,49 @@ fi
 grep -q "backup.json says" "$WORK/changed.out" || fail "verify's error: $(cat "$WORK/changed.out")"
 rm -rf "$BACKUPS/changed"
 
+echo "== events"
+kk etcd snapshot save -o json > "$WORK/save.jsonl" 2> "$WORK/save.err" ||
+  fail "save -o json: $(cat "$WORK/save.err")"
+cat "$WORK/save.jsonl"
+validate_events "save -o json" "$WORK/save.jsonl"
+assert_eq "save -o json's events" "CommandStarted CommandFinished etcd-snapshot-save succeeded 1" \
+  "$(events "$WORK/save.jsonl")"
+grep -q "Saving a snapshot of etcd at" "$WORK/save.err" || fail "save's human lines are not on stderr"
+python3 - "$WORK/save.jsonl" "$ROOT" <<'PY' || fail "the EtcdSnapshot event is not the backup's"
+import json, sys
+e = [json.loads(line) for line in open(sys.argv[1])]
+snap = next(x for x in e if x["kind"] == "EtcdSnapshot")
+info = json.load(open(sys.argv[2] + snap["path"] + "/backup.json"))
+for key in ("dbSize", "revision", "sha256", "etcdVersion", "endpoint"):
+    assert snap[key] == info[key], (key, snap, info)
+assert snap["path"].startswith("/var/backups/kkadm/etcd/") and snap["removed"] == [], snap
+PY
+# saved_path FILE: the path of the backup FILE's EtcdSnapshot event names.
+saved_path() {
+  python3 -c 'import json,sys; print(next(e["path"] for e in map(json.loads, open(sys.argv[1])) if e["kind"] == "EtcdSnapshot"))' "$1"
+}
+SAVED=$(saved_path "$WORK/save.jsonl")
+kk etcd snapshot save --events "$WORK/save.events" > "$WORK/save2.out" 2>&1 ||
+  fail "save --events: $(cat "$WORK/save2.out")"
+grep -q "^\[etcd-snapshot\] Saving a snapshot" "$WORK/save2.out" || fail "--events moved save's lines"
+validate_events "save --events" "$WORK/save.events"
+assert_eq "save --events' events" "CommandStarted CommandFinished etcd-snapshot-save succeeded 1" \
+  "$(events "$WORK/save.events")"
+kk etcd snapshot verify "$SAVED" -o json > "$WORK/verify.jsonl" 2> "$WORK/verify.err" ||
+  fail "verify -o json: $(cat "$WORK/verify.err")"
+grep -q ": OK (" "$WORK/verify.err" || fail "verify -o json: the OK line is not on stderr"
+validate_events "verify -o json" "$WORK/verify.jsonl"
+assert_eq "verify -o json's events" "CommandStarted CommandFinished etcd-snapshot-verify succeeded 0" \
+  "$(events "$WORK/verify.jsonl")"
+if kk etcd snapshot verify /corrupt.db -o json > "$WORK/badverify.jsonl" 2>/dev/null; then
+  fail "verify -o json accepted a corrupted hash"
+fi
+validate_events "a failed verify" "$WORK/badverify.jsonl"
+assert_eq "a failed verify's events" "CommandStarted CommandFinished etcd-snapshot-verify failed 0" \
+  "$(events "$WORK/badverify.jsonl")"
+rm -rf "$ROOT$SAVED" "$ROOT$(saved_path "$WORK/save.events")"
+[[ $(backups | wc -l) == 1 ]] || fail "the events' backups were not cleaned up: $(backups)"
+
 echo "== save refuses a stream whose hash does not match"
 # The backup's own snapshot as etcd's gateway streams it, its last byte (of the hash) flipped.
 python3 - "$B/snapshot.db" "$WORK/responses.json" <<'PY'
@@ -262,9 +324,12 @@ if k2 etcd snapshot restore "/var/backups/kkadm/etcd/${NAMES[0]}" --etcd-tool "$
 fi
 grep -q "^error: etcdctl cannot bump the revision" "$WORK/nobump.out" || fail "$(cat "$WORK/nobump.out")"
 k2 etcd snapshot restore "/var/backups/kkadm/etcd/${NAMES[0]}" --etcd-tool "$(command -v etcdctl)" \
-  --skip-revision-bump --data-dir /var/lib/etcd-restored > "$WORK/restore2.out" 2>&1 ||
-  fail "restore: $(cat "$WORK/restore2.out")"
+  --skip-revision-bump --data-dir /var/lib/etcd-restored --events "$WORK/restore.events" \
+  > "$WORK/restore2.out" 2>&1 || fail "restore: $(cat "$WORK/restore2.out")"
 cat "$WORK/restore2.out"
+validate_events "restore --events" "$WORK/restore.events"
+assert_eq "restore's events" "CommandStarted CommandFinished etcd-snapshot-restore succeeded 0" \
+  "$(events "$WORK/restore.events")"
 M2=$ROOT2/etc/kubernetes/manifests/etcd.yaml
 grep -qx '      path: /var/lib/etcd-restored' "$M2" || fail "the manifest's etcd-data is not the new directory"
 grep -qx '    - --initial-cluster=cp-1=https://192.0.2.77:2380' "$M2" || fail "--initial-cluster not rewritten"
@@ -334,4 +399,17 @@ cat "$WORK/down.out"
 [[ $rc == 1 ]] || fail "save with etcd down exited $rc, not 1"
 [[ $(grep -c '^error: ' "$WORK/down.out") == 1 ]] || fail "no one-line error"
 [[ $(backups | wc -l) == 2 ]] || fail "a failed save left a directory: $(backups)"
+set +e
+kk etcd snapshot save -o json > "$WORK/down.jsonl" 2> "$WORK/down.err"; rc=$?
+set -e
+[[ $rc == 1 ]] || fail "save -o json with etcd down exited $rc, not 1"
+grep -q '^error: ' "$WORK/down.err" || fail "save -o json with etcd down: no error on stderr"
+validate_events "a failed save" "$WORK/down.jsonl"
+assert_eq "a failed save's events" "CommandStarted CommandFinished etcd-snapshot-save failed 0" \
+  "$(events "$WORK/down.jsonl")"
+python3 - "$WORK/down.jsonl" <<'PY' || fail "the failed save's CommandFinished has no error"
+import json, sys
+done = [json.loads(line) for line in open(sys.argv[1])][-1]
+assert "etcd" in done["error"], done
+PY
 echo "PASS"
