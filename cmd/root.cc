@@ -31,6 +31,7 @@
 #include "cmd/reset.h"
 #include "cmd/status.h"
 #include "cmd/token.h"
+#include "cmd/upgrade_plan.h"
 #include "cmd/version.h"
 
 namespace kkadm::cmd {
@@ -149,6 +150,7 @@ int Main(int argc, char** argv) {
   AddCertsCommand(app, context);
   AddKubeconfigCommand(app, context);
   AddEtcdCommand(app, context);
+  AddUpgradeCommand(app, context, TokenHost(context));
   AddStatusCommand(app, context);
   AddVersionCommand(app, context);
   AddCompletionCommand(app, context);
