@@ -84,14 +84,15 @@ Status RunUpgradePlan(const UpgradePlanOptions& options, util::KubeClient& clien
   KKADM_RETURN_IF_ERROR(CheckTargets(options, *cluster, *targets));
   std::vector<upg::AvailableUpgrade> upgrades;
   for (const upg::Target& target : *targets) {
-    upgrades.push_back(upg::PlanUpgrade(*cluster, target, build_info::kKubernetesVersion,
-                                        options.etcd_upgrade));
+    upgrades.push_back(
+        upg::PlanUpgrade(*cluster, target, build_info::kKubernetesVersion, options.etcd_upgrade));
   }
   return PrintPlan(options, upgrades, cluster->configs, out);
 }
 
 void AddUpgradeCommand(CLI::App& root, CommandContext& context, HostProvider host) {
-  auto* upgrade = root.add_subcommand("upgrade", "Upgrade your cluster smoothly to a newer version");
+  auto* upgrade =
+      root.add_subcommand("upgrade", "Upgrade your cluster smoothly to a newer version");
   upgrade->require_subcommand(1);
   auto options = std::make_shared<UpgradePlanOptions>();
   auto* plan = upgrade->add_subcommand(
@@ -112,8 +113,7 @@ void AddUpgradeCommand(CLI::App& root, CommandContext& context, HostProvider hos
   plan->add_flag("--allow-release-candidate-upgrades", options->allow_rc,
                  "Show release candidate versions of Kubernetes as an upgrade alternative and "
                  "allow upgrading to a release candidate versions of Kubernetes.");
-  plan->add_flag("--etcd-upgrade", options->etcd_upgrade,
-                 "Perform the upgrade of etcd.")
+  plan->add_flag("--etcd-upgrade", options->etcd_upgrade, "Perform the upgrade of etcd.")
       ->capture_default_str();
   plan->add_flag("-f,--force", options->force,
                  "Plan even when the version skew policy's skippable checks fail.");
@@ -124,8 +124,8 @@ void AddUpgradeCommand(CLI::App& root, CommandContext& context, HostProvider hos
       context.status = node.error();
       return;
     }
-    auto client = util::KubeClientFromKubeconfigFile((*node)->net, (*node)->fs,
-                                                     options->kubeconfig, {.clock = (*node)->clock});
+    auto client = util::KubeClientFromKubeconfigFile((*node)->net, (*node)->fs, options->kubeconfig,
+                                                     {.clock = (*node)->clock});
     context.status = client ? RunUpgradePlan(*options, **client, context.release_versions,
                                              context.out, context.err)
                             : client.error();

@@ -134,10 +134,12 @@ Result<ClusterVersions> ReadClusterVersions(util::KubeClient& client) {
   auto etcd = ComponentVersions(client, "etcd");
   if (!etcd) return etcd.error();
   out.etcd = std::move(*etcd);
-  auto coredns = WorkloadVersion(client, "/apis/apps/v1/namespaces/kube-system/deployments/coredns");
+  auto coredns =
+      WorkloadVersion(client, "/apis/apps/v1/namespaces/kube-system/deployments/coredns");
   if (!coredns) return coredns.error();
   out.coredns = *coredns;
-  auto proxy = WorkloadVersion(client, "/apis/apps/v1/namespaces/kube-system/daemonsets/kube-proxy");
+  auto proxy =
+      WorkloadVersion(client, "/apis/apps/v1/namespaces/kube-system/daemonsets/kube-proxy");
   if (!proxy) return proxy.error();
   out.kube_proxy = *proxy;
   out.configs = ReadConfigVersions(client);
@@ -147,7 +149,8 @@ Result<ClusterVersions> ReadClusterVersions(util::KubeClient& client) {
 Status CheckControlPlaneNodesReady(const ClusterVersions& cluster) {
   if (cluster.not_ready_control_planes.empty()) return Status::Ok();
   std::string names;
-  for (const std::string& n : cluster.not_ready_control_planes) names += (names.empty() ? "" : " ") + n;
+  for (const std::string& n : cluster.not_ready_control_planes)
+    names += (names.empty() ? "" : " ") + n;
   return FailedPrecondition("[upgrade] FATAL: there are NotReady control-planes in the cluster: [" +
                             names + "]");
 }

@@ -20,9 +20,9 @@ struct NodeVersion {
 
 // A component config as the cluster stores it (the kube-proxy and kubelet-config ConfigMaps).
 struct ConfigVersion {
-  std::string group;              // "kubeproxy.config.k8s.io"
-  std::string current;            // "v1alpha1", "" when the ConfigMap is absent or unreadable
-  std::string preferred;          // the version kkadm writes
+  std::string group;      // "kubeproxy.config.k8s.io"
+  std::string current;    // "v1alpha1", "" when the ConfigMap is absent or unreadable
+  std::string preferred;  // the version kkadm writes
   bool manual_upgrade_required = false;
 };
 

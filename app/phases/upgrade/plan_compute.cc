@@ -68,7 +68,8 @@ Result<Target> ExplicitTarget(const std::string& cluster_version, const std::str
   std::optional<SemVer> target = ParseSemVer(*resolved);
   if (!target || resolved->front() != 'v') {
     return InvalidArgument(fmt::format(
-        "the version argument \"{}\" is no Kubernetes version (such as v1.32.0) or label", version));
+        "the version argument \"{}\" is no Kubernetes version (such as v1.32.0) or label",
+        version));
   }
   std::string pre = PreRelease(*target);
   if (pre.rfind("rc", 0) == 0) return Target{"release candidate version", *resolved};

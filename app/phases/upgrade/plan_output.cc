@@ -45,13 +45,16 @@ std::string UpgradeText(const AvailableUpgrade& upgrade) {
     if (c.name == "kube-apiserver") target = c.target;
   }
   if (KubeletsToUpgrade(upgrade)) {
-    out += "Components that must be upgraded manually after you have upgraded the control plane "
-           "with 'kkadm upgrade apply':\n" +
-           util::TabWrite(kubelets) + "\n";
+    out +=
+        "Components that must be upgraded manually after you have upgraded the control plane "
+        "with 'kkadm upgrade apply':\n" +
+        util::TabWrite(kubelets) + "\n";
   }
   out += "Upgrade to the latest " + upgrade.description + ":\n\n" + util::TabWrite(others) + "\n";
-  out += "You can now apply the upgrade by executing the following command:\n\n\tkkadm upgrade apply " +
-         target + ApplyFlags(target) + "\n\n";
+  out +=
+      "You can now apply the upgrade by executing the following command:\n\n\tkkadm upgrade "
+      "apply " +
+      target + ApplyFlags(target) + "\n\n";
   if (tool_current != tool_target) {
     out += "Note: Before you can perform this upgrade, you have to update kkadm to " + tool_target +
            ".\n\n";

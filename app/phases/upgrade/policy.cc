@@ -109,7 +109,8 @@ void CheckMinors(const SemVer& target, const SemVer& cluster, const SemVer& tool
 
 Result<SemVer> Parse(const std::string& text, const char* what) {
   std::optional<SemVer> v = ParseSemVer(text);
-  if (!v) return InvalidArgument(fmt::format("{} {} is not a semantic version", what, Quoted(text)));
+  if (!v)
+    return InvalidArgument(fmt::format("{} {} is not a semantic version", what, Quoted(text)));
   return *v;
 }
 
@@ -124,8 +125,8 @@ int CompareSemVer(const SemVer& a, const SemVer& b) {
 
 std::string PreRelease(const SemVer& v) {
   if (v.rest.empty() || v.rest[0] != '-') return "";
-  return v.rest.substr(1, v.rest.find('+') == std::string::npos ? std::string::npos
-                                                                 : v.rest.find('+') - 1);
+  return v.rest.substr(
+      1, v.rest.find('+') == std::string::npos ? std::string::npos : v.rest.find('+') - 1);
 }
 
 std::string MinimumControlPlaneVersion(const std::string& tool_version) {
@@ -164,7 +165,8 @@ Status PolicyVerdict(const VersionSkewErrors& errors, bool force) {
   if (!errors.mandatory.empty()) {
     return FailedPrecondition(
         "[upgrade/version] FATAL: the version argument is invalid due to these fatal errors:" +
-        list(errors.mandatory) + " Please fix the misalignments highlighted above and try "
+        list(errors.mandatory) +
+        " Please fix the misalignments highlighted above and try "
         "upgrading again");
   }
   if (!errors.skippable.empty() && !force) {

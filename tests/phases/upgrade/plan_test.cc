@@ -67,7 +67,7 @@ TEST(UpgradePlanTest, ReadsEveryVersionAsKubeadm) {
   EXPECT_EQ(cluster->coredns, "v1.11.1");
   EXPECT_EQ(cluster->kube_proxy, "v1.31.2");
   EXPECT_EQ(cluster->configs[0].current, "v1alpha1");
-  EXPECT_EQ(cluster->configs[1].current, "");  // no kubelet-config ConfigMap
+  EXPECT_EQ(cluster->configs[1].current, "");               // no kubelet-config ConfigMap
   EXPECT_TRUE(CheckControlPlaneNodesReady(*cluster).ok());  // the worker's readiness is not asked
 }
 
@@ -110,12 +110,10 @@ TEST(UpgradePlanTest, OnlineBothThePatchAndTheNextMinor) {
 TEST(UpgradePlanTest, ExplicitTargetsAreDescribedAsKubeadm) {
   const auto& none = testing::BuiltInVersions();
   EXPECT_EQ(ExplicitTarget("v1.31.2", "v1.32.0", none)->description, "stable version");
-  EXPECT_EQ(ExplicitTarget("v1.31.2", "v1.31.5", none)->description,
-            "version in the v1.31 series");
+  EXPECT_EQ(ExplicitTarget("v1.31.2", "v1.31.5", none)->description, "version in the v1.31 series");
   EXPECT_EQ(ExplicitTarget("v1.31.2", "v1.32.0-rc.0", none)->description,
             "release candidate version");
-  EXPECT_EQ(ExplicitTarget("v1.31.2", "v1.32.0-beta.1", none)->description,
-            "experimental version");
+  EXPECT_EQ(ExplicitTarget("v1.31.2", "v1.32.0-beta.1", none)->description, "experimental version");
   EXPECT_EQ(ExplicitTarget("v1.31.2", "1.32", none).error().code(), StatusCode::kInvalidArgument);
 }
 
@@ -140,14 +138,17 @@ TEST(UpgradePlanTest, TextAndDocumentHaveKubeadmsRows) {
   EXPECT_THAT(text, HasSubstr("\tkkadm upgrade apply v1.32.0\n\n____"));
   EXPECT_THAT(text, Not(HasSubstr("kubeadm ")));
   EXPECT_THAT(text, Not(HasSubstr("Note: Before")));
-  EXPECT_THAT(text, HasSubstr("kubeproxy.config.k8s.io   v1alpha1          v1alpha1            no"));
-  EXPECT_THAT(text, HasSubstr("kubelet.config.k8s.io     -                 v1beta1             no"));
+  EXPECT_THAT(text,
+              HasSubstr("kubeproxy.config.k8s.io   v1alpha1          v1alpha1            no"));
+  EXPECT_THAT(text,
+              HasSubstr("kubelet.config.k8s.io     -                 v1beta1             no"));
   auto doc = PlanDocument({up}, cluster->configs);
   EXPECT_EQ(doc["apiVersion"], "output.kubeadm.k8s.io/v1alpha3");
   EXPECT_EQ(doc["kind"], "UpgradePlan");
   const auto& rows = doc["availableUpgrades"][0]["components"];
   EXPECT_EQ(rows.size(), 9u);  // 2 kubelets, 3 control plane, kube-proxy, CoreDNS, kubeadm, etcd
-  EXPECT_EQ(rows[7].dump(), R"({"name":"kubeadm","currentVersion":"v1.32.0","newVersion":"v1.32.0"})");
+  EXPECT_EQ(rows[7].dump(),
+            R"({"name":"kubeadm","currentVersion":"v1.32.0","newVersion":"v1.32.0"})");
   EXPECT_EQ(rows[8]["nodeName"], "cp-1");
   EXPECT_FALSE(doc["configVersions"][1].contains("currentVersion"));
 }
