@@ -169,7 +169,7 @@ Status Verify(const SnapshotOptions& options, CommandContext& context, std::ostr
     Result<snap::VerifiedSnapshot> verified = snap::VerifySnapshotOrBackup(host.fs, options.path);
     if (!verified) return verified.error();
     out << fmt::format("{}: OK ({} bytes, sha256 {})\n", host.fs.HostPath(verified->file),
-                               verified->digest.db_size, verified->digest.sha256);
+                       verified->digest.db_size, verified->digest.sha256);
     return Status();
   });
 }
