@@ -46,15 +46,43 @@ std::string HexEncode(std::string_view bytes) {
   return out;
 }
 
-std::string Sha256Hex(std::string_view data) {
-  // Fetched once: OpenSSL 3's SHA256() looks the algorithm up by name at every call, which costs
-  // more than hashing a journal record or a fingerprint's inputs.
+// Fetched once: OpenSSL 3 looks an algorithm up by name at every SHA256() call, which costs more
+// than hashing a journal record or a fingerprint's inputs.
+namespace {
+const EVP_MD* Sha256Digest() {
   static EVP_MD* const sha256 = EVP_MD_fetch(nullptr, "SHA2-256", nullptr);
+  return sha256 != nullptr ? sha256 : EVP_sha256();
+}
+}  // namespace
+
+std::string Sha256Hex(std::string_view data) {
   unsigned char digest[SHA256_DIGEST_LENGTH];
-  const bool digested = sha256 != nullptr &&
-                        EVP_Digest(data.data(), data.size(), digest, nullptr, sha256, nullptr) == 1;
+  const bool digested =
+      EVP_Digest(data.data(), data.size(), digest, nullptr, Sha256Digest(), nullptr) == 1;
   if (!digested) SHA256(U(data), data.size(), digest);
   return HexEncode(std::string_view(reinterpret_cast<const char*>(digest), sizeof digest));
+}
+
+struct Sha256::Context {
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  ~Context() { EVP_MD_CTX_free(ctx); }
+};
+
+Sha256::Sha256() : context_(std::make_unique<Context>()) {
+  EVP_DigestInit_ex(context_->ctx, Sha256Digest(), nullptr);
+}
+
+Sha256::~Sha256() = default;
+
+void Sha256::Update(std::string_view data) {
+  EVP_DigestUpdate(context_->ctx, data.data(), data.size());
+}
+
+std::string Sha256::Finish() {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_DigestFinal_ex(context_->ctx, digest, &size);
+  return std::string(reinterpret_cast<const char*>(digest), size);
 }
 
 Result<std::string> CreateCertificateKey() {

@@ -2,6 +2,7 @@
 // (kubeadm's util/crypto: AES-256-GCM, output = 12-byte nonce || ciphertext || 16-byte tag).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -27,5 +28,20 @@ std::string HexEncode(std::string_view bytes);
 
 // The SHA-256 of `data` as 64 lower-case hex characters.
 std::string Sha256Hex(std::string_view data);
+
+// SHA-256 fed piece by piece, for data never held whole (an etcd snapshot).
+class Sha256 {
+ public:
+  Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  void Update(std::string_view data);
+  std::string Finish();  // the 32 raw bytes; Update no more after it
+
+ private:
+  struct Context;
+  std::unique_ptr<Context> context_;
+};
 
 }  // namespace kkadm::util

@@ -119,5 +119,16 @@ TEST(Base64Test, RoundTrips) {
   EXPECT_FALSE(Base64Decode("abc").has_value());
 }
 
+TEST(Sha256Test, PiecesGiveTheOneShotDigest) {
+  Sha256 sha;
+  sha.Update("ab");
+  sha.Update("");
+  sha.Update("c");
+  const std::string digest = sha.Finish();
+  EXPECT_EQ(digest.size(), 32u);
+  EXPECT_EQ(HexEncode(digest), Sha256Hex("abc"));
+  EXPECT_EQ(Sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
 }  // namespace
 }  // namespace kkadm::util

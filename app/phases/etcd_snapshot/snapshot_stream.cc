@@ -2,7 +2,6 @@
 #include "app/phases/etcd_snapshot/snapshot_stream.h"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
 
 #include <nlohmann/json.hpp>
 
@@ -36,28 +35,6 @@ std::string ErrorMessage(const nlohmann::json& message) {
 }
 
 }  // namespace
-
-struct Sha256::Context {
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  ~Context() { EVP_MD_CTX_free(ctx); }
-};
-
-Sha256::Sha256() : context_(std::make_unique<Context>()) {
-  EVP_DigestInit_ex(context_->ctx, EVP_sha256(), nullptr);
-}
-
-Sha256::~Sha256() = default;
-
-void Sha256::Update(std::string_view data) {
-  EVP_DigestUpdate(context_->ctx, data.data(), data.size());
-}
-
-std::string Sha256::Finish() {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  EVP_DigestFinal_ex(context_->ctx, digest, &size);
-  return std::string(reinterpret_cast<const char*>(digest), size);
-}
 
 void SnapshotHashCheck::Update(std::string_view bytes) {
   seen_ += bytes.size();

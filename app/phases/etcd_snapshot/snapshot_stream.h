@@ -10,27 +10,13 @@
 #include <string>
 #include <string_view>
 
+#include "app/util/crypto.h"
 #include "app/util/status.h"
 
 namespace kkadm::phases::etcd_snapshot {
 
 // The length of the hash at a snapshot file's end (sha256.Size).
 inline constexpr std::size_t kSnapshotHashSize = 32;
-
-// SHA-256 fed piece by piece (OpenSSL's EVP digest).
-class Sha256 {
- public:
-  Sha256();
-  ~Sha256();
-  Sha256(const Sha256&) = delete;
-  Sha256& operator=(const Sha256&) = delete;
-  void Update(std::string_view data);
-  std::string Finish();  // the 32 raw bytes; Update no more after it
-
- private:
-  struct Context;
-  std::unique_ptr<Context> context_;
-};
 
 // What a snapshot file holds, once its hash checked out.
 struct SnapshotDigest {
@@ -50,7 +36,7 @@ class SnapshotHashCheck {
   Result<SnapshotDigest> Finish();
 
  private:
-  Sha256 sha_;
+  util::Sha256 sha_;
   std::string tail_;  // the last bytes seen, at most kSnapshotHashSize, not hashed yet
   std::uint64_t seen_ = 0;
 };

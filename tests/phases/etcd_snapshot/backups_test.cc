@@ -130,7 +130,7 @@ TEST(VerifySnapshotFileTest, ChecksTheTrailingHash) {
   testing::TempDir tmp;
   util::RealFileSystem fs(tmp.path());
   const std::string db(3 * 1024 * 1024, 'd');  // over the 1 MiB read piece
-  Sha256 sha;
+  util::Sha256 sha;
   sha.Update(db);
   std::string file = db + sha.Finish();
   WriteHostFile(tmp.path() + "/good.db", file);

@@ -47,7 +47,7 @@ class RestoreSnapshotTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const std::string db(4096, 'r');
-    Sha256 sha;
+    util::Sha256 sha;
     sha.Update(db);
     ASSERT_TRUE(fs_.WriteFile("/backup.db", db + sha.Finish(), 0600).ok());
     ASSERT_TRUE(fs_.WriteFile("/bad.db", db + std::string(32, 'x'), 0600).ok());

@@ -20,7 +20,7 @@ namespace kkadm::phases::etcd_snapshot {
 namespace {
 
 std::string SaveTestStream(const std::string& db, bool corrupt) {
-  Sha256 sha;
+  util::Sha256 sha;
   sha.Update(db);
   std::string hash = sha.Finish();
   if (corrupt) hash[0] ^= 1;
@@ -71,7 +71,7 @@ TEST_F(SaveBackupTest, SavesSnapshotNodeFilesAndDescription) {
   Result<SavedBackup> saved = Save();
   ASSERT_TRUE(saved) << saved.error().message();
   EXPECT_EQ(saved->dir, std::string(kDefaultBackupRoot) + "/" + BackupName(clock_.Now()));
-  Sha256 sha;
+  util::Sha256 sha;
   sha.Update(db_);
   EXPECT_EQ(*fs_.ReadFile(saved->dir + "/snapshot.db"), db_ + sha.Finish());
   EXPECT_EQ(fs_.Stat(saved->dir + "/snapshot.db")->mode, 0600u);
