@@ -46,8 +46,8 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 # start_reset_proxy NAME UPSTREAM N: a proxy resetting its first N connections; its port in
 # ${NAME}_PORT, its log in $WORK/NAME-proxy.log.
 start_reset_proxy() {
-  python3 "$KKADM_SOURCE_DIR/tests/e2e/lib/reset_first.py" --upstream "$2" --fail "$3" \
-    --port-file "$WORK/$1-proxy.port" --log "$WORK/$1-proxy.log" &
+  python3 "$KKADM_SOURCE_DIR/tests/e2e/lib/flaky_proxy.py" --mode accept-reset --upstream "$2" \
+    --fail "$3" --port-file "$WORK/$1-proxy.port" --log "$WORK/$1-proxy.log" &
   on_exit "kill $! 2>/dev/null; wait $! 2>/dev/null"
   for _ in $(seq 50); do [ -s "$WORK/$1-proxy.port" ] && break; sleep 0.1; done
   [ -s "$WORK/$1-proxy.port" ] || { fail "the $1 proxy did not start"; finish; exit 1; }
@@ -169,7 +169,7 @@ rc=0
 assert_eq "init's bootstrap-token through a flaky API server (stderr: $(tail -5 "$WORK/api.err"))" 0 "$rc"
 check "stdout is JSON Lines only" json_only "$WORK/api.jsonl"
 validate_events "init's events with API retries" "$WORK/api.jsonl"
-assert_eq "the proxy reset 2 connections" 2 "$(grep -c '^reset' "$WORK/api-proxy.log")"
+assert_eq "the proxy reset 2 connections" 2 "$(grep -c '^fail accept-reset' "$WORK/api-proxy.log")"
 assert_eq "two Retry events for the API" 2 "$(count "$WORK/api.jsonl" Retry what=kubernetes-api)"
 REASON=$(field_of "$WORK/api.jsonl" Retry what=kubernetes-api reason)
 assert_contains "the reason names the request" "$REASON" " https://127.0.0.1:$api_PORT/api"
@@ -241,7 +241,7 @@ rc=0
 assert_eq "remove-etcd-member through a flaky etcd (stderr: $(tail -5 "$WORK/etcd.err"))" 0 "$rc"
 check "stdout is JSON Lines only" json_only "$WORK/etcd.jsonl"
 validate_events "reset's events with etcd retries" "$WORK/etcd.jsonl"
-assert_eq "the proxy reset 2 connections" 2 "$(grep -c '^reset' "$WORK/etcd-proxy.log")"
+assert_eq "the proxy reset 2 connections" 2 "$(grep -c '^fail accept-reset' "$WORK/etcd-proxy.log")"
 check "at least one Retry event for etcd" test "$(count "$WORK/etcd.jsonl" Retry what=etcd-api)" -ge 1
 REASON=$(field_of "$WORK/etcd.jsonl" Retry what=etcd-api reason)
 assert_contains "the reason names the call" "$REASON" "etcd /v3/cluster/member/list: "

@@ -2,11 +2,14 @@
 """A TCP proxy for the tests that fails the first N connections, then forwards the rest to an
 upstream (the test's registry): a registry that is flaky for a moment, as kubeadm#1844 describes.
 
-Usage: flaky_proxy.py --upstream HOST:PORT --fail N [--mode 503|reset] --port-file F --log F
+Usage: flaky_proxy.py --upstream HOST:PORT --fail N [--mode 503|reset|accept-reset] --port-file F
+                      --log F
   Listens on 127.0.0.1 on a free port, written to --port-file once it listens. Each of the first
   N connections reads one request head, then answers "HTTP/1.1 503 Service Unavailable" (mode 503)
-  or closes with a TCP reset (mode reset). One line per connection goes to --log:
-  "fail 503 <request line>", "fail reset <request line>" or "forward".
+  or closes with a TCP reset (mode reset); mode accept-reset resets it as soon as it is accepted,
+  before any byte is read (a TLS client fails in its handshake, as against an API server or etcd
+  that is restarting). One line per connection goes to --log: "fail 503 <request line>",
+  "fail reset <request line>", "fail accept-reset" or "forward".
 """
 import argparse
 import socket
@@ -42,9 +45,12 @@ def pipe(src, dst):
 
 
 def fail(conn, mode, log):
-    line = read_head(conn)
-    log("fail %s %s" % (mode, line))
-    if mode == "reset":
+    if mode == "accept-reset":
+        log("fail accept-reset")
+    else:
+        log("fail %s %s" % (mode, read_head(conn)))
+    if mode != "503":
+        # SO_LINGER with a zero timeout: close() sends a TCP RST.
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     else:
         body = b"flaky proxy: try again\n"
@@ -65,7 +71,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--upstream", required=True)
     p.add_argument("--fail", type=int, default=2)
-    p.add_argument("--mode", choices=["503", "reset"], default="503")
+    p.add_argument("--mode", choices=["503", "reset", "accept-reset"], default="503")
     p.add_argument("--port-file", required=True)
     p.add_argument("--log", required=True)
     args = p.parse_args()
